@@ -1,0 +1,3 @@
+from pinup.cli import main
+
+main()

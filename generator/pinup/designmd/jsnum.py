@@ -1,0 +1,46 @@
+"""JavaScript number formatting, so exports and messages print numbers as the reference does."""
+
+from __future__ import annotations
+
+import math
+
+
+def js_number(value: float | int) -> str:
+    """`String(value)` in JavaScript: `16` not `16.0`, `1e-7`, `1e+21`, `-0` -> `0`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        value = float(value) if abs(value) >= 2**53 else value
+        if isinstance(value, int):
+            return str(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "0"
+    text = repr(value)
+    mantissa, _, exp_text = text.partition("e")
+    digits = mantissa.replace("-", "").replace(".", "")
+    if exp_text:
+        exponent = int(exp_text)
+    else:
+        int_part = mantissa.replace("-", "").split(".")[0]
+        exponent = len(int_part.lstrip("0")) - 1 if int_part.strip("0") else -(
+            len(mantissa.split(".")[1]) - len(mantissa.split(".")[1].lstrip("0")) + 1
+        )
+    digits = digits.lstrip("0").rstrip("0") or "0"
+    sign = "-" if value < 0 else ""
+    n = exponent + 1  # position of the decimal point relative to the digits
+    k = len(digits)
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * (-n) + digits
+    exp = n - 1
+    exp_str = f"e+{exp}" if exp > 0 else f"e-{-exp}"
+    if k == 1:
+        return sign + digits + exp_str
+    return sign + digits[0] + "." + digits[1:] + exp_str

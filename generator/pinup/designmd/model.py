@@ -1,0 +1,158 @@
+"""The DESIGN.md model: what every other part of pinup reads.
+
+These pydantic models are the contract between the parser/model builder and
+its consumers (lint, export, diff, the site and board builders, generation).
+Values mirror the reference CLI's model (`@google/design.md` 0.4.0) so lint and
+export can match it, and add what pinup needs on top: the raw source value of
+each token and the source line of every token and section.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Color(BaseModel):
+    """A colour converted to 8-bit sRGB, as the reference computes it."""
+
+    model_config = ConfigDict(frozen=False)
+
+    type: Literal["color"] = "color"
+    hex: str = Field(description="'#rrggbb', plus 2 alpha digits when alpha < 1 (lowercase)")
+    r: int
+    g: int
+    b: int
+    a: float | None = Field(None, description="None for hex without alpha and named colours")
+    luminance: float = Field(description="WCAG 2.0 relative luminance from the 8-bit channels")
+    raw: str | None = Field(None, description="the value as written in the source")
+
+
+class Dimension(BaseModel):
+    """A number with a CSS unit; unit '' is a unitless lineHeight."""
+
+    type: Literal["dimension"] = "dimension"
+    value: float
+    unit: str
+    raw: str | None = None
+
+    def css(self) -> str:
+        """The value as CSS text, formatted as JavaScript would (`16px`, `0.5rem`)."""
+        from pinup.designmd.jsnum import js_number
+
+        return f"{js_number(self.value)}{self.unit}"
+
+
+class Typography(BaseModel):
+    """One typography level; only properties that were valid are set."""
+
+    type: Literal["typography"] = "typography"
+    fontFamily: str | None = None
+    fontSize: Dimension | None = None
+    fontWeight: float | None = None
+    lineHeight: Dimension | None = None
+    letterSpacing: Dimension | None = None
+    fontFeature: str | None = None
+    fontVariation: str | None = None
+
+
+TokenValue = Color | Dimension | Typography
+
+
+class Component(BaseModel):
+    """A component and its sub-tokens.
+
+    `properties` holds resolved values (Color, Dimension, Typography objects, or
+    raw scalars/strings/maps as the reference keeps them); `raw` holds each
+    property as written (so `{colors.primary}` stays visible to the site).
+    """
+
+    properties: dict[str, Any] = Field(default_factory=dict)
+    raw: dict[str, Any] = Field(default_factory=dict)
+    unresolved_refs: list[Any] = Field(default_factory=list)
+
+
+class Section(BaseModel):
+    """A `##` section of the prose."""
+
+    heading: str = Field(description="the heading text as the reference extracts it")
+    canonical: str | None = Field(None, description="canonical name after aliases, or None if unknown")
+    line: int = Field(description="1-based source line of the heading")
+    body: str = Field("", description="the Markdown between this heading and the next `##` heading")
+
+
+class Omission(BaseModel):
+    section: str
+    reason: str | None = None
+
+
+class DesignSystem(BaseModel):
+    """A parsed and resolved DESIGN.md.
+
+    Maps keep the reference's order (JS object key order, then resolved
+    references appended), which exports and findings depend on.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    name: str | None = None
+    description: str | None = None
+    version: str | None = None
+    colors: dict[str, Color] = Field(default_factory=dict)
+    typography: dict[str, Typography] = Field(default_factory=dict)
+    rounded: dict[str, Dimension] = Field(default_factory=dict)
+    spacing: dict[str, Dimension] = Field(default_factory=dict)
+    components: dict[str, Component] = Field(default_factory=dict)
+    omitted: list[Omission] = Field(default_factory=list)
+    unknown: dict[str, Any] = Field(default_factory=dict, description="unknown top-level keys and their raw values")
+    symbols: dict[str, Any] = Field(
+        default_factory=dict,
+        description="'group.name' -> resolved token object or raw value (the reference's symbol table)",
+    )
+    raw_tokens: dict[str, Any] = Field(
+        default_factory=dict, description="'group.name' -> the value as written, for every token leaf"
+    )
+    lines: dict[str, int] = Field(
+        default_factory=dict,
+        description="'group.name' (and 'group', 'components.x.prop') -> 1-based source line",
+    )
+    sections: list[Section] = Field(default_factory=list)
+    preamble: str = Field("", description="Markdown body before the first `##` heading (front matter removed)")
+    source: str = Field("", description="the full source text")
+
+
+class Finding(BaseModel):
+    """One lint finding, serialised exactly like the reference's."""
+
+    severity: Literal["error", "warning", "info"]
+    path: str | None = None
+    message: str
+    rule: str | None = None
+    line: int | None = Field(None, description="1-based source line (pinup only; not in reference JSON)")
+
+    def reference_dict(self) -> dict[str, Any]:
+        """Keys in the reference's order, absent values omitted, no `line`."""
+        out: dict[str, Any] = {"severity": self.severity}
+        if self.path is not None:
+            out["path"] = self.path
+        out["message"] = self.message
+        if self.rule is not None:
+            out["rule"] = self.rule
+        return out
+
+
+class Summary(BaseModel):
+    errors: int = 0
+    warnings: int = 0
+    infos: int = 0
+
+
+class LintReport(BaseModel):
+    """The result of linting one document: its model, findings and summary."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    design: DesignSystem
+    findings: list[Finding]
+    summary: Summary
