@@ -44,3 +44,18 @@ def js_number(value: float | int) -> str:
     if k == 1:
         return sign + digits + exp_str
     return sign + digits[0] + "." + digits[1:] + exp_str
+
+
+def to_fixed(value: float, digits: int) -> str:
+    """JavaScript `Number.prototype.toFixed`: rounds the exact binary value, ties away from zero."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value) or abs(value) >= 1e21:
+        return js_number(value)
+    quantum = Decimal(1).scaleb(-digits)
+    text = format(Decimal(value).quantize(quantum, rounding=ROUND_HALF_UP), "f")
+    if text.startswith("-") and Decimal(text) == 0:
+        text = text[1:]
+    return text

@@ -1,0 +1,73 @@
+"""The double-submit guard and idempotent replays (clientId is the idempotency key).
+
+Local mode (one reviewer, one server session): one final submit per board and round. The same
+clientId with the same body replays the original 200 and writes nothing; anything else is 409.
+A reload (next round built) opens the board again.
+
+Hosted mode (many reviewers per board, many Lambda instances): the guard is per clientId and
+round, made atomic across instances by a create-only claim object in the store. The same clientId
+with the same body replays (and completes a write an earlier attempt could not finish); the same
+clientId with a different body is 409; other reviewers are never blocked. Without a clientId
+there is nothing to key on, so each submission is stored as its own record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+
+def fingerprint(body: dict[str, Any]) -> str:
+    """Content identity of a validated body (key order and whitespace do not matter)."""
+    canon = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canon.encode()).hexdigest()
+
+
+def claim_name(board: str, round_: int, client_id: str) -> str:
+    """Store-relative name of the hosted claim for (board, round, clientId); the id is hashed."""
+    digest = hashlib.sha256(client_id.encode()).hexdigest()[:40]
+    return f"{board}/r{round_}/{digest}.json"
+
+
+@dataclass(frozen=True)
+class Receipt:
+    id: str
+    action: str
+    fingerprint: str
+    client_id: str | None
+
+
+class Ledger:
+    """In-memory receipts for this process, with a lock per board around check-and-store."""
+
+    def __init__(self) -> None:
+        self._finals: dict[tuple[str, int], Receipt] = {}
+        self._seen: dict[tuple[str, int, str, str], Receipt] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def lock(self, board: str) -> asyncio.Lock:
+        return self._locks.setdefault(board, asyncio.Lock())
+
+    def final_for(self, board: str, round_: int) -> Receipt | None:
+        return self._finals.get((board, round_))
+
+    def replay(self, board: str, round_: int, client_id: str | None, fp: str) -> Receipt | None:
+        if client_id is None:
+            return None
+        return self._seen.get((board, round_, client_id, fp))
+
+    def remember(self, board: str, round_: int, kind: str, receipt: Receipt) -> None:
+        if kind == "final":
+            self._finals.setdefault((board, round_), receipt)
+        if receipt.client_id is not None:
+            self._seen[(board, round_, receipt.client_id, receipt.fingerprint)] = receipt
+
+    def reset_board(self, board: str) -> None:
+        """A reload starts a new review session for the board."""
+        for key in [k for k in self._finals if k[0] == board]:
+            del self._finals[key]
+        for key in [k for k in self._seen if k[0] == board]:
+            del self._seen[key]

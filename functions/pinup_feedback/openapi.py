@@ -1,0 +1,94 @@
+"""The OpenAPI 3.1 document, generated from the pydantic schema and the route list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import __version__
+from .schema import FeedbackV1, FieldError, Manifest
+
+
+def _err(desc: str) -> dict[str, Any]:
+    return {"description": desc, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+
+
+def _json(desc: str, ref: str) -> dict[str, Any]:
+    return {"description": desc, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}}
+
+
+def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, Any]:
+    """One document per mode: hosted has no /api/reload."""
+    ref = "#/components/schemas/{model}"
+    schemas: dict[str, Any] = {}
+    for model in (FeedbackV1, Manifest, FieldError):
+        schema = model.model_json_schema(ref_template=ref)
+        schemas.update(schema.pop("$defs", {}))
+        schemas[schema.get("title", model.__name__)] = schema
+    schemas["Ack"] = {
+        "type": "object", "required": ["received", "action", "id"],
+        "properties": {"received": {"const": True}, "action": {"enum": ["submitted", "regenerate"]},
+                       "id": {"type": "string"}},
+    }
+    schemas["Error"] = {
+        "type": "object", "required": ["error"],
+        "properties": {"error": {"type": "string"}, "detail": {}},
+    }
+    schemas["Status"] = {
+        "type": "object", "required": ["board", "status"],
+        "properties": {"board": {"type": "string"}, "status": {"enum": ["serving", "regenerating", "done"]},
+                       "message": {"type": "string"}, "progress": {}, "reload": {"type": "boolean"}},
+    }
+    board_q = [{"name": "board", "in": "query", "required": False, "schema": {"type": "string"}}]
+    token_h = {"name": "X-Pinup-Board-Token", "in": "header", "required": False, "schema": {"type": "string"},
+               "description": "hex(HMAC-SHA256(board secret, board slug)); required when the secret is set"}
+    paths: dict[str, Any] = {
+        "/api/feedback": {"post": {
+            "summary": "Submit feedback or ask for another round",
+            "parameters": [token_h],
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/Feedback"}}}},
+            "responses": {
+                "200": _json("Stored (or replayed for the same clientId and body)", "Ack"),
+                "400": _err("Invalid JSON, or not an object"),
+                "403": _err("Missing or wrong board token, or a foreign origin"),
+                "409": _err("A final submit for this round already exists"),
+                "413": _err("Body over the limit"),
+                "415": _err("Content-Type is not application/json"),
+                "422": _err("Schema or manifest errors, with field paths"),
+                "429": _err("Rate limited; see Retry-After"),
+                "500": _err("The local store failed; nothing was acknowledged"),
+                "503": _err("The remote store failed after retries; see Retry-After"),
+            },
+        }},
+        "/api/progress": {"get": {"summary": "A board's state", "parameters": board_q,
+                                  "responses": {"200": _json("State", "Status"), "400": _err("No board named")}}},
+        "/api/events": {"get": {
+            "summary": "Server-sent events: the state now, then every change; heartbeats as comments",
+            "parameters": board_q,
+            "responses": {"200": {"description": "text/event-stream of Status JSON",
+                                  "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                          "400": _err("No board named")}}},
+        "/healthz": {"get": {"summary": "Liveness", "responses": {"200": {"description": "ok"}}}},
+        "/api/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI"}}}},
+    }
+    if local:
+        paths["/api/reload"] = {"post": {
+            "summary": "Local only: the next round is built; reload the board's pages",
+            "security": [{"bearer": []}],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                "type": "object", "properties": {"board": {"type": "string"}, "html": {"type": "string"}}}}}},
+            "responses": {"200": {"description": "Reloaded"}, "400": _err("Bad body, a directory or a missing file"),
+                          "401": _err("Missing or wrong bearer token"),
+                          "403": _err("Not from loopback, or the path leaves the site")},
+        }}
+    doc: dict[str, Any] = {
+        "openapi": "3.1.0",
+        "info": {"title": "pinup feedback API", "version": __version__},
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }
+    if local:
+        doc["components"]["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
+    if server_url:
+        doc["servers"] = [{"url": server_url}]
+    return doc

@@ -1,0 +1,301 @@
+"""The API routes. Each handler is small; the feedback path is parse -> guard -> validate -> store."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import BaseRoute, Mount, Route
+
+from . import __version__
+from .context import Context
+from .errors import ApiError
+from .ledger import Receipt, claim_name, fingerprint
+from .logs import client_address, log_event
+from .openapi import build_openapi
+from .schema import BOARD_SLUG_PATTERN, FeedbackInvalid, FeedbackV1, check_against_manifest, parse_feedback
+from .store.base import RecordExists, StoreError, StoreUnavailable, iso_ts, new_id, now_utc
+from .tokens import HEADER, token_ok
+
+_SLUG = re.compile(BOARD_SLUG_PATTERN)
+ACTIONS = {"final": "submitted", "regenerate": "regenerate"}
+
+
+def ctx_of(request: Request) -> Context:
+    return request.app.state.ctx  # type: ignore[no-any-return]
+
+
+def note(request: Request, **fields: Any) -> None:
+    """Facts for the access log line (ids and codes only)."""
+    request.scope.setdefault("state", {}).update(fields)
+
+
+def ack(action: str, rid: str) -> JSONResponse:
+    return JSONResponse({"received": True, "action": action, "id": rid})
+
+
+async def read_json_object(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "invalid_json", "the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "not_an_object", "the body must be a JSON object")
+    return data
+
+
+# --- POST /api/feedback ---------------------------------------------------------------------
+async def post_feedback(request: Request) -> Response:
+    ctx = ctx_of(request)
+    data = await read_json_object(request)
+    board_hint = data.get("board") if isinstance(data.get("board"), str) and len(data["board"]) <= 64 else "-"
+    note(request, board=board_hint)
+    if data.get("website"):
+        log_event("honeypot", board=board_hint)
+        return ack("regenerate" if data.get("regenerated") is True else "submitted", new_id())
+    client = ctx.hasher(client_address(request.scope))
+    wait = ctx.limiter.check(client, board_hint)
+    if wait:
+        raise ApiError(429, "rate_limited", f"too many requests; retry in {wait}s", {"Retry-After": str(wait)})
+    if not token_ok(ctx.settings.board_secret, board_hint, request.headers.get(HEADER)):
+        raise ApiError(403, "bad_board_token", f"missing or wrong {HEADER} header")
+    try:
+        feedback = parse_feedback(data)
+        manifest = await run_in_threadpool(ctx.manifests.get, feedback.board)
+        if manifest is not None:
+            check_against_manifest(feedback, manifest)
+    except FeedbackInvalid as exc:
+        raise ApiError(422, "invalid_feedback", [e.model_dump() for e in exc.errors]) from None
+    except StoreUnavailable as exc:
+        raise unavailable(ctx, exc) from None
+    except StoreError as exc:
+        raise ApiError(500, "store_failed", str(exc)) from None
+    async with ctx.ledger.lock(feedback.board):
+        record, replayed = await store_feedback(ctx, feedback, client)
+    note(request, feedback_id=record["id"], replayed=replayed)
+    if not replayed:
+        after_store(ctx, record)
+    return ack(ACTIONS[record["kind"]], record["id"])
+
+
+def unavailable(ctx: Context, exc: Exception) -> ApiError:
+    return ApiError(503, "store_unavailable", "the feedback store is unavailable; nothing was stored",
+                    {"Retry-After": str(ctx.settings.retry_after)})
+
+
+def new_record(feedback: FeedbackV1, client: str, *, rid: str | None = None,
+               received_at: str | None = None) -> dict[str, Any]:
+    return {**feedback.stored_body(), "id": rid or new_id(), "receivedAt": received_at or iso_ts(now_utc()),
+            "kind": feedback.kind, "clientHash": client}
+
+
+async def save(ctx: Context, record: dict[str, Any]) -> None:
+    """Durable write, off the event loop; store failures become 500 (disk) or 503 (remote)."""
+    try:
+        await run_in_threadpool(ctx.store.save, record)
+    except RecordExists:
+        raise
+    except StoreUnavailable as exc:
+        raise unavailable(ctx, exc) from None
+    except StoreError as exc:
+        raise ApiError(500, "store_failed", "the feedback could not be stored; nothing was acknowledged") from exc
+
+
+async def store_feedback(ctx: Context, feedback: FeedbackV1, client: str) -> tuple[dict[str, Any], bool]:
+    """Apply the double-submit guard (see ledger.py), then store. Returns (record, replayed)."""
+    body = feedback.stored_body()
+    fp = fingerprint(body)
+    board, round_, cid = feedback.board, feedback.round, feedback.clientId
+    seen = ctx.ledger.replay(board, round_, cid, fp)
+    if seen is not None:
+        return {"id": seen.id, "kind": feedback.kind}, True
+    if feedback.kind == "final" and ctx.local:
+        if ctx.ledger.final_for(board, round_) is not None:
+            raise ApiError(409, "already_submitted", f"round {round_} of {board} is already submitted")
+    if feedback.kind == "final" and not ctx.local and cid is not None:
+        return await claimed_final(ctx, feedback, client, fp)
+    record = new_record(feedback, client)
+    try:
+        await save(ctx, record)
+    except RecordExists:  # an id collision: impossible with uuid4, refuse rather than overwrite
+        raise ApiError(500, "store_failed", "record already exists") from None
+    ctx.ledger.remember(board, round_, feedback.kind, Receipt(record["id"], feedback.kind, fp, cid))
+    return record, False
+
+
+async def claimed_final(ctx: Context, feedback: FeedbackV1, client: str, fp: str) -> tuple[dict[str, Any], bool]:
+    """Hosted final with a clientId: a create-only claim makes the guard hold across instances."""
+    assert feedback.clientId is not None
+    record = new_record(feedback, client)
+    payload = {"id": record["id"], "receivedAt": record["receivedAt"], "fingerprint": fp, "kind": "final"}
+    try:
+        existing = await run_in_threadpool(ctx.store.claim, claim_name(feedback.board, feedback.round,
+                                                                        feedback.clientId), payload)
+    except StoreUnavailable as exc:
+        raise unavailable(ctx, exc) from None
+    except StoreError as exc:
+        raise ApiError(500, "store_failed", "the feedback could not be stored; nothing was acknowledged") from exc
+    replayed = False
+    if existing is not None:
+        if existing.get("fingerprint") != fp:
+            raise ApiError(409, "already_submitted",
+                           f"this reviewer already submitted round {feedback.round} of {feedback.board}")
+        record = new_record(feedback, client, rid=str(existing["id"]), received_at=str(existing["receivedAt"]))
+        replayed = True
+    try:
+        await save(ctx, record)
+        replayed = False  # an earlier attempt claimed but never stored: this one completes it
+    except RecordExists:
+        pass  # stored before: replay, write nothing
+    ctx.ledger.remember(feedback.board, feedback.round, "final",
+                        Receipt(record["id"], "final", fp, feedback.clientId))
+    return record, replayed
+
+
+def after_store(ctx: Context, record: dict[str, Any]) -> None:
+    """Acknowledged: agent copies, board state, hooks. Failures here never lose the stored record."""
+    board, kind = record["board"], record["kind"]
+    if ctx.local:
+        write_agent_copy(ctx, record)
+        if kind == "regenerate":
+            ctx.boards.set_status(board, "regenerating", message="another round was requested")
+        else:
+            ctx.boards.set_status(board, "done", message="feedback received")
+    hooks = ctx.hooks
+    for name, call in (("on_feedback", lambda: hooks.on_feedback and hooks.on_feedback(record)),
+                       ("on_regenerate", lambda: kind == "regenerate" and hooks.on_regenerate
+                        and hooks.on_regenerate(record, ctx.boards))):
+        try:
+            call()
+        except Exception as exc:  # a hook bug must not turn a stored record into an error
+            log_event("hook_failed", hook=name, board=board, error=type(exc).__name__)
+
+
+def write_agent_copy(ctx: Context, record: dict[str, Any]) -> None:
+    """`<site>/boards/<slug>/feedback.json` or `feedback-pending.json`, for agents that poll files."""
+    from .store.file import replace_copy
+
+    site = ctx.settings.site_dir
+    if site is None:
+        return
+    folder = Path(site) / "boards" / record["board"]
+    if not folder.is_dir():
+        return
+    name = "feedback.json" if record["kind"] == "final" else "feedback-pending.json"
+    try:
+        replace_copy(folder / name, (json.dumps(record, ensure_ascii=False, indent=2) + "\n").encode())
+    except OSError as exc:
+        log_event("agent_copy_failed", board=record["board"], error=type(exc).__name__)
+
+
+# --- progress, events ----------------------------------------------------------------------
+def board_param(request: Request) -> str:
+    ctx = ctx_of(request)
+    board = request.query_params.get("board") or ctx.settings.default_board
+    if not board or not _SLUG.match(board):
+        raise ApiError(400, "bad_board", "name a board: ?board=<slug>")
+    note(request, board=board)
+    return board
+
+
+async def get_progress(request: Request) -> Response:
+    board = board_param(request)
+    return JSONResponse(ctx_of(request).boards.snapshot(board), headers={"Cache-Control": "no-store"})
+
+
+async def get_events(request: Request) -> Response:
+    board = board_param(request)
+    ctx = ctx_of(request)
+
+    async def stream() -> Any:
+        yield "retry: 2000\n\n"
+        async for event in ctx.boards.events(board, ctx.settings.sse_heartbeat):
+            if event is None:
+                yield ": heartbeat\n\n"
+            else:
+                yield f"data: {json.dumps(event, separators=(',', ':'))}\n\n"
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+# --- reload (local only) -------------------------------------------------------------------
+def is_loopback(address: str | None) -> bool:
+    return address is not None and (address.startswith("127.") or address in ("::1", "localhost"))
+
+
+async def post_reload(request: Request) -> Response:
+    ctx = ctx_of(request)
+    if not is_loopback(client_address(request.scope)):
+        raise ApiError(403, "not_loopback", "reload is accepted from this machine only")
+    expected = ctx.settings.reload_token
+    given = request.headers.get("authorization", "")
+    if not expected or not given.startswith("Bearer ") or not hmac.compare_digest(
+            given[7:].strip().encode(), expected.encode()):
+        raise ApiError(401, "bad_token", "Authorization: Bearer <token from serve.json>",
+                       {"WWW-Authenticate": "Bearer"})
+    data = await read_json_object(request)
+    board = reload_target(ctx, data)
+    note(request, board=board)
+    ctx.boards.reload(board)
+    return JSONResponse({"reloaded": True, "board": board})
+
+
+def reload_target(ctx: Context, data: dict[str, Any]) -> str:
+    """The board a reload names, checked against the site directory by realpath."""
+    site = ctx.settings.site_dir
+    if set(data) not in ({"board"}, {"html"}) or not isinstance(next(iter(data.values())), str):
+        raise ApiError(400, "bad_reload", 'send {"board": slug} or {"html": "boards/<slug>/index.html"}')
+    if site is None:
+        raise ApiError(400, "no_site", "this server serves no site")
+    root = os.path.realpath(site)
+    if "board" in data:
+        board = data["board"]
+        if not _SLUG.match(board) or not os.path.isdir(os.path.join(root, "boards", board)):
+            raise ApiError(400, "unknown_board", f"no board {board!r} in the site")
+        return str(board)
+    rel = data["html"]
+    if "\x00" in rel or os.path.isabs(rel):
+        raise ApiError(403, "outside_site", "the path must be relative to the site")
+    target = os.path.realpath(os.path.join(root, rel))
+    if os.path.commonpath([root, target]) != root:
+        raise ApiError(403, "outside_site", "the path leaves the site directory")
+    if not os.path.isfile(target):
+        raise ApiError(400, "not_a_file", "the path is a directory or does not exist")
+    parts = Path(os.path.relpath(target, root)).parts
+    if len(parts) >= 3 and parts[0] == "boards" and _SLUG.match(parts[1]):
+        return parts[1]
+    if ctx.settings.default_board:
+        return ctx.settings.default_board
+    raise ApiError(400, "unknown_board", "the file is not inside boards/<slug>/")
+
+
+# --- misc -----------------------------------------------------------------------------------
+async def healthz(request: Request) -> Response:
+    ctx = ctx_of(request)
+    return JSONResponse({"ok": True, "mode": ctx.settings.mode, "version": __version__})
+
+
+async def openapi(request: Request) -> Response:
+    return JSONResponse(build_openapi(local=ctx_of(request).local))
+
+
+def api_routes(local: bool) -> list[BaseRoute]:
+    """All API routes under one /api mount, so a wrong method is 405 even with the site at /."""
+    api = [
+        Route("/feedback", post_feedback, methods=["POST"]),
+        Route("/progress", get_progress, methods=["GET"]),
+        Route("/events", get_events, methods=["GET"]),
+        Route("/openapi.json", openapi, methods=["GET"]),
+    ]
+    if local:
+        api.append(Route("/reload", post_reload, methods=["POST"]))
+    return [Mount("/api", routes=api), Route("/healthz", healthz, methods=["GET"])]

@@ -1,0 +1,199 @@
+"""Per-board review state (serving -> regenerating -> serving -> done) and its SSE subscribers.
+
+Thread-safe on purpose: `pinup serve --generate` publishes progress from a worker thread while
+the event loop streams it to browsers, and `pinup serve` may block on `wait_for` in another thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Status = Literal["serving", "regenerating", "done"]
+STATUSES: tuple[Status, ...] = ("serving", "regenerating", "done")
+CLOSED: dict[str, Any] = {"_closed": True}
+
+
+@dataclass
+class BoardState:
+    status: Status = "serving"
+    message: str | None = None
+    progress: Any = None
+    version: int = 0
+    changed_at: float = field(default_factory=time.time)
+
+    def snapshot(self, board: str) -> dict[str, Any]:
+        event: dict[str, Any] = {"board": board, "status": self.status}
+        if self.message is not None:
+            event["message"] = self.message
+        if self.progress is not None:
+            event["progress"] = self.progress
+        return event
+
+
+class Subscriber:
+    """One SSE stream: a queue owned by the event loop that created it."""
+
+    def __init__(self, board: str, loop: asyncio.AbstractEventLoop) -> None:
+        self.board = board
+        self.loop = loop
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=256)
+
+    def push(self, event: dict[str, Any]) -> None:
+        """Called from any thread."""
+        def put() -> None:
+            if self.queue.full():  # a stalled reader loses old progress, never the newest state
+                self.queue.get_nowait()
+            self.queue.put_nowait(event)
+
+        try:
+            self.loop.call_soon_threadsafe(put)
+        except RuntimeError:  # loop closed: the stream is gone
+            pass
+
+
+class BoardStates:
+    """All boards served by one app. `status`, `set_status`, `publish`, `reload`, `wait_for`."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Condition()
+        self._states: dict[str, BoardState] = {}
+        self._subs: dict[str, set[Subscriber]] = {}
+        self._reload_listeners: list[Callable[[str], None]] = []
+        self._closed = False
+
+    # --- reading -------------------------------------------------------------------------
+    def status(self, board: str) -> Status:
+        with self._lock:
+            return self._states.get(board, BoardState()).status
+
+    def snapshot(self, board: str) -> dict[str, Any]:
+        with self._lock:
+            return self._states.get(board, BoardState()).snapshot(board)
+
+    def boards(self) -> list[str]:
+        with self._lock:
+            return sorted(self._states)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    # --- changing ------------------------------------------------------------------------
+    def set_status(self, board: str, status: Status, message: str | None = None, progress: Any = None) -> None:
+        """Change a board's state and tell every subscriber."""
+        if status not in STATUSES:
+            raise ValueError(f"unknown status {status!r}")
+        with self._lock:
+            state = self._states.setdefault(board, BoardState())
+            state.status, state.message, state.progress = status, message, progress
+            state.version += 1
+            state.changed_at = time.time()
+            event = state.snapshot(board)
+            self._lock.notify_all()
+        self._fan_out(board, event)
+
+    def publish(self, board: str, event: dict[str, Any]) -> None:
+        """Send an event to the board's SSE subscribers; `board` and `status` are filled in."""
+        with self._lock:
+            state = self._states.setdefault(board, BoardState())
+            if "progress" in event:
+                state.progress = event["progress"]
+            if "message" in event:
+                state.message = event["message"]
+            full = {**state.snapshot(board), **event, "board": board}
+        self._fan_out(board, full)
+
+    def reload(self, board: str) -> None:
+        """The next round is built: back to serving, and every open board page reloads itself."""
+        for listener in list(self._reload_listeners):
+            listener(board)
+        with self._lock:
+            state = self._states.setdefault(board, BoardState())
+            state.status, state.message, state.progress = "serving", None, None
+            state.version += 1
+            state.changed_at = time.time()
+            event = {**state.snapshot(board), "reload": True}
+            self._lock.notify_all()
+        self._fan_out(board, event)
+
+    def on_reload(self, listener: Callable[[str], None]) -> None:
+        self._reload_listeners.append(listener)
+
+    def wait_for(self, board: str, status: Status | tuple[Status, ...] | None = None,
+                 timeout: float | None = None) -> Status:
+        """Block (any thread) until the board changes state, or reaches `status`; returns it.
+
+        Raises TimeoutError when `timeout` seconds pass first.
+        """
+        wanted = (status,) if isinstance(status, str) else status
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._lock:
+            start = self._states.get(board, BoardState()).version
+            while True:
+                state = self._states.get(board, BoardState())
+                if wanted is None and state.version != start:
+                    return state.status
+                if wanted is not None and state.status in wanted:
+                    return state.status
+                if self._closed:
+                    raise TimeoutError("board states closed")
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    raise TimeoutError(f"board {board} did not change in {timeout}s")
+                self._lock.wait(remaining)
+
+    # --- subscribers ---------------------------------------------------------------------
+    def subscribe(self, board: str) -> Subscriber:
+        sub = Subscriber(board, asyncio.get_running_loop())
+        with self._lock:
+            self._subs.setdefault(board, set()).add(sub)
+            if self._closed:
+                sub.push(CLOSED)
+        return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        with self._lock:
+            self._subs.get(sub.board, set()).discard(sub)
+
+    def subscriber_count(self, board: str | None = None) -> int:
+        with self._lock:
+            if board is not None:
+                return len(self._subs.get(board, ()))
+            return sum(len(s) for s in self._subs.values())
+
+    async def events(self, board: str, heartbeat: float) -> AsyncIterator[dict[str, Any] | None]:
+        """The board's current state, then each change; None means "send a heartbeat"."""
+        sub = self.subscribe(board)
+        try:
+            yield self.snapshot(board)
+            while True:
+                try:
+                    event = await asyncio.wait_for(sub.queue.get(), timeout=heartbeat)
+                except asyncio.TimeoutError:
+                    yield None
+                    continue
+                if event is CLOSED:
+                    return
+                yield event
+        finally:
+            self.unsubscribe(sub)
+
+    def close(self) -> None:
+        """Shutdown: end every SSE stream cleanly and wake every waiter."""
+        with self._lock:
+            self._closed = True
+            subs = [s for group in self._subs.values() for s in group]
+            self._lock.notify_all()
+        for sub in subs:
+            sub.push(CLOSED)
+
+    def _fan_out(self, board: str, event: dict[str, Any]) -> None:
+        with self._lock:
+            subs = list(self._subs.get(board, ()))
+        for sub in subs:
+            sub.push(event)

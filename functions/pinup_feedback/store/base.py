@@ -1,0 +1,104 @@
+"""The store interface: create-only, timestamped JSON records; never an overwrite, never a delete."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Protocol, runtime_checkable
+
+from ..schema import Manifest
+
+KINDS = ("final", "regenerate")
+NAME_RE = re.compile(
+    r"^(?P<ts>\d{8}T\d{6}\.\d{6}Z)-(?P<kind>final|regenerate)-(?P<id>[A-Za-z0-9]{1,64})\.json$"
+)
+
+
+class StoreError(Exception):
+    """The store could not take the record (local disk): the app answers 500, acknowledges nothing."""
+
+
+class RecordExists(StoreError):
+    """The name is taken: create-only refused to overwrite it."""
+
+
+class StoreUnavailable(StoreError):
+    """The remote store failed after its retries: the app answers 503 with Retry-After."""
+
+
+class RecordNotFound(KeyError):
+    """No record with that id or key."""
+
+
+@dataclass(frozen=True)
+class StoredItem:
+    """One record as listed: where it is and what its name says (no read needed)."""
+
+    key: str
+    board: str
+    timestamp: str
+    kind: str
+    id: str
+
+    @property
+    def received_at(self) -> str:
+        return ts_to_iso(self.timestamp)
+
+
+@runtime_checkable
+class FeedbackStore(Protocol):
+    """Where feedback lives. `save` returns only after the record is durable."""
+
+    def save(self, record: dict[str, Any]) -> str: ...
+
+    def list(self, board: str | None = None) -> list[StoredItem]: ...
+
+    def read(self, id_or_key: str) -> dict[str, Any]: ...
+
+    def read_manifest(self, board: str) -> Manifest | None: ...
+
+    def claim(self, name: str, payload: dict[str, Any]) -> dict[str, Any] | None: ...
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def now_utc() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def file_ts(when: datetime) -> str:
+    """Filename-safe UTC timestamp that sorts chronologically: 20261130T001500.123456Z."""
+    return when.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+
+
+def iso_ts(when: datetime) -> str:
+    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def ts_to_iso(ts: str) -> str:
+    return iso_ts(datetime.strptime(ts, "%Y%m%dT%H%M%S.%fZ").replace(tzinfo=timezone.utc))
+
+
+def record_name(record: dict[str, Any]) -> str:
+    """`<ts>-<kind>-<id>.json` from a record's receivedAt, kind and id."""
+    when = datetime.strptime(record["receivedAt"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+    if record["kind"] not in KINDS:
+        raise ValueError(f"bad kind {record['kind']!r}")
+    if not re.fullmatch(r"[A-Za-z0-9]{1,64}", record["id"]):
+        raise ValueError(f"bad id {record['id']!r}")
+    return f"{file_ts(when)}-{record['kind']}-{record['id']}.json"
+
+
+def parse_name(name: str) -> tuple[str, str, str] | None:
+    """(timestamp, kind, id) from a record file name, or None for anything else."""
+    match = NAME_RE.match(name)
+    return (match["ts"], match["kind"], match["id"]) if match else None
+
+
+def encode(record: dict[str, Any]) -> bytes:
+    return (json.dumps(record, ensure_ascii=False, indent=2, sort_keys=False) + "\n").encode("utf-8")

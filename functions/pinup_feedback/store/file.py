@@ -1,0 +1,168 @@
+"""The local store: one immutable JSON file per submission, made durable before it is acknowledged.
+
+Write path (create-only): tmp file opened with O_EXCL -> write -> fsync -> os.link to the final
+name (fails if it exists, so nothing is ever overwritten) -> unlink tmp -> fsync the directory.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..schema import BOARD_SLUG_PATTERN, Manifest
+from .base import RecordExists, RecordNotFound, StoredItem, StoreError, encode, parse_name, record_name
+
+_SLUG = re.compile(BOARD_SLUG_PATTERN)
+CLAIMS_DIR = "_claims"
+
+
+def fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_fsync(path: Path, data: bytes) -> None:
+    """Create `path` (must not exist), write all of `data`, fsync it."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def create_only(path: Path, data: bytes) -> None:
+    """Durably create `path` with `data`; FileExistsError if it exists. Never overwrites."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    try:
+        _write_fsync(tmp, data)
+        try:
+            os.link(tmp, path)
+        except OSError as exc:
+            if exc.errno in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV) and not path.exists():
+                _write_fsync(path, data)  # no hard links here: O_EXCL on the final name is create-only too
+            else:
+                raise
+    finally:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+    try:
+        fsync_dir(path.parent)
+    except OSError:
+        os.unlink(path)  # not durable -> not acknowledged -> not left behind
+        raise
+
+
+def replace_copy(path: Path, data: bytes) -> None:
+    """Write a replaceable copy (feedback.json) atomically: tmp + fsync + rename over."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    try:
+        _write_fsync(tmp, data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    fsync_dir(path.parent)
+
+
+class FileStore:
+    """`<root>/<board>/<ts>-<kind>-<id>.json`; manifests from `<manifests_dir>/<board>/board.json`."""
+
+    def __init__(self, root: str | Path, *, manifests_dir: str | Path | None = None) -> None:
+        self.root = Path(root)
+        self.manifests_dir = Path(manifests_dir) if manifests_dir is not None else None
+
+    def __repr__(self) -> str:
+        return f"FileStore({str(self.root)!r})"
+
+    def _board_dir(self, board: str) -> Path:
+        if not _SLUG.match(board):
+            raise ValueError(f"bad board slug {board!r}")
+        return self.root / board
+
+    def save(self, record: dict[str, Any]) -> str:
+        """Durably create the record's file; returns its path relative to the root."""
+        name = record_name(record)
+        folder = self._board_dir(record["board"])
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            create_only(folder / name, encode(record))
+        except FileExistsError as exc:
+            raise RecordExists(f"{record['board']}/{name} exists") from exc
+        except OSError as exc:
+            raise StoreError(f"could not store feedback: {exc.strerror or exc}") from exc
+        return f"{record['board']}/{name}"
+
+    def list(self, board: str | None = None) -> list[StoredItem]:
+        """Records in time order (file names sort by UTC timestamp)."""
+        if board is not None:
+            folders = [self._board_dir(board)]
+        elif self.root.is_dir():
+            folders = [p for p in self.root.iterdir() if p.is_dir() and _SLUG.match(p.name)]
+        else:
+            folders = []
+        items = []
+        for folder in folders:
+            if not folder.is_dir():
+                continue
+            for path in folder.iterdir():
+                parsed = parse_name(path.name)
+                if parsed:
+                    ts, kind, rid = parsed
+                    items.append(StoredItem(f"{folder.name}/{path.name}", folder.name, ts, kind, rid))
+        return sorted(items, key=lambda i: (i.timestamp, i.key))
+
+    def path_of(self, id_or_key: str) -> Path:
+        if "/" in id_or_key:
+            board, _, name = id_or_key.partition("/")
+            if parse_name(name) and _SLUG.match(board):
+                path = self.root / board / name
+                if path.is_file():
+                    return path
+            raise RecordNotFound(id_or_key)
+        for item in self.list():
+            if item.id == id_or_key:
+                return self.root / item.key
+        raise RecordNotFound(id_or_key)
+
+    def read(self, id_or_key: str) -> dict[str, Any]:
+        return json.loads(self.path_of(id_or_key).read_text(encoding="utf-8"))
+
+    def read_manifest(self, board: str) -> Manifest | None:
+        if self.manifests_dir is None or not _SLUG.match(board):
+            return None
+        path = self.manifests_dir / board / "board.json"
+        try:
+            return Manifest.model_validate_json(path.read_bytes())
+        except FileNotFoundError:
+            return None
+        except (OSError, ValidationError) as exc:
+            raise StoreError(f"board manifest {path} is unreadable: {exc}") from exc
+
+    def claim(self, name: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+        """Create-only marker (idempotency): None if we created it, else the existing payload."""
+        path = self.root / CLAIMS_DIR / name
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            create_only(path, encode(payload))
+            return None
+        except FileExistsError:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise StoreError(f"could not store claim: {exc.strerror or exc}") from exc

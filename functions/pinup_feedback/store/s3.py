@@ -1,0 +1,186 @@
+"""The hosted store: one create-only S3 object per submission (IfNoneMatch='*'), SSE-encrypted.
+
+boto3 is imported and the client built once, on first use, with botocore's standard retry mode.
+When S3 still fails after the retries the app answers 503 and acknowledges nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from typing import Any
+from urllib.parse import urlsplit
+
+from pydantic import ValidationError
+
+from ..schema import BOARD_SLUG_PATTERN, Manifest
+from .base import RecordExists, RecordNotFound, StoredItem, StoreError, StoreUnavailable, encode, parse_name, record_name
+
+_SLUG = re.compile(BOARD_SLUG_PATTERN)
+CLAIMS = "_claims"
+MISSING = {"NoSuchKey", "404", "NotFound"}
+EXISTS = {"PreconditionFailed", "412"}
+
+
+def make_client(endpoint_url: str | None, max_attempts: int, region: str | None = None) -> Any:
+    """One S3 client: standard retries (throttling, 5xx, timeouts), short timeouts for a 10 s Lambda."""
+    import boto3
+    from botocore.config import Config
+
+    config = Config(retries={"mode": "standard", "total_max_attempts": max_attempts},
+                    connect_timeout=2, read_timeout=4, signature_version="s3v4")
+    kwargs: dict[str, Any] = {"config": config}
+    if endpoint_url:
+        kwargs["endpoint_url"] = endpoint_url
+    session = boto3.session.Session()
+    if region or not session.region_name:
+        kwargs["region_name"] = region or "us-east-1"
+    return session.client("s3", **kwargs)
+
+
+def error_code(exc: Exception) -> str:
+    response = getattr(exc, "response", None) or {}
+    err = response.get("Error", {}) if isinstance(response, dict) else {}
+    return str(err.get("Code") or response.get("ResponseMetadata", {}).get("HTTPStatusCode", ""))
+
+
+class S3Store:
+    """Keys: `<prefix>/feedback/<board>/<YYYY>/<MM>/<DD>/<ts>-<kind>-<id>.json`; manifests at
+    `<prefix>/boards/<slug>.json`; idempotency claims at `<prefix>/feedback/_claims/...`."""
+
+    def __init__(self, bucket: str, prefix: str = "", *, endpoint_url: str | None = None,
+                 client: Any = None, max_attempts: int = 4, region: str | None = None) -> None:
+        if not bucket:
+            raise ValueError("S3 store needs a bucket")
+        self.bucket = bucket
+        self.prefix = prefix.strip("/")
+        self.endpoint_url = endpoint_url
+        self.max_attempts = max_attempts
+        self.region = region
+        self._client = client
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_url(cls, url: str, *, endpoint_url: str | None = None, **kwargs: Any) -> S3Store:
+        parts = urlsplit(url)
+        if parts.scheme != "s3" or not parts.netloc:
+            raise ValueError(f"not an s3://bucket/prefix URL: {url!r}")
+        return cls(parts.netloc, parts.path, endpoint_url=endpoint_url, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"S3Store('s3://{self.bucket}/{self.prefix}')"
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            with self._lock:
+                if self._client is None:
+                    self._client = make_client(self.endpoint_url, self.max_attempts, self.region)
+        return self._client
+
+    def _key(self, *parts: str) -> str:
+        return "/".join(p for p in (self.prefix, *parts) if p)
+
+    def key_for(self, record: dict[str, Any]) -> str:
+        if not _SLUG.match(record["board"]):
+            raise ValueError(f"bad board slug {record['board']!r}")
+        name = record_name(record)
+        day = name[:8]
+        return self._key("feedback", record["board"], day[:4], day[4:6], day[6:8], name)
+
+    def _put_create_only(self, key: str, body: bytes) -> None:
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        try:
+            self.client.put_object(Bucket=self.bucket, Key=key, Body=body, ContentType="application/json",
+                                   ServerSideEncryption="AES256", IfNoneMatch="*")
+        except ClientError as exc:
+            if error_code(exc) in EXISTS:
+                raise RecordExists(key) from exc
+            raise StoreUnavailable(f"S3 put failed: {error_code(exc)}") from exc
+        except BotoCoreError as exc:
+            raise StoreUnavailable(f"S3 put failed: {type(exc).__name__}") from exc
+
+    def _get(self, key: str) -> bytes | None:
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        try:
+            return self.client.get_object(Bucket=self.bucket, Key=key)["Body"].read()  # type: ignore[no-any-return]
+        except ClientError as exc:
+            if error_code(exc) in MISSING:
+                return None
+            raise StoreUnavailable(f"S3 get failed: {error_code(exc)}") from exc
+        except BotoCoreError as exc:
+            raise StoreUnavailable(f"S3 get failed: {type(exc).__name__}") from exc
+
+    def save(self, record: dict[str, Any]) -> str:
+        """Create the object; returns its key only after S3 acknowledged it."""
+        key = self.key_for(record)
+        self._put_create_only(key, encode(record))
+        return key
+
+    def list(self, board: str | None = None) -> list[StoredItem]:
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        if board is not None and not _SLUG.match(board):
+            raise ValueError(f"bad board slug {board!r}")
+        base = self._key("feedback") + "/"
+        prefix = base + (f"{board}/" if board else "")
+        items = []
+        try:
+            pages = self.client.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=prefix)
+            for page in pages:
+                for obj in page.get("Contents", ()):
+                    item = self._item(obj["Key"], base)
+                    if item is not None:
+                        items.append(item)
+        except (ClientError, BotoCoreError) as exc:
+            raise StoreUnavailable(f"S3 list failed: {error_code(exc) or type(exc).__name__}") from exc
+        return sorted(items, key=lambda i: (i.timestamp, i.key))
+
+    @staticmethod
+    def _item(key: str, base: str) -> StoredItem | None:
+        parts = key[len(base):].split("/")
+        if len(parts) != 5 or not _SLUG.match(parts[0]):
+            return None
+        parsed = parse_name(parts[4])
+        if not parsed:
+            return None
+        ts, kind, rid = parsed
+        return StoredItem(key, parts[0], ts, kind, rid)
+
+    def read(self, id_or_key: str) -> dict[str, Any]:
+        key = id_or_key
+        if "/" not in id_or_key:
+            found = [i.key for i in self.list() if i.id == id_or_key]
+            if not found:
+                raise RecordNotFound(id_or_key)
+            key = found[0]
+        data = self._get(key)
+        if data is None:
+            raise RecordNotFound(id_or_key)
+        return json.loads(data)  # type: ignore[no-any-return]
+
+    def read_manifest(self, board: str) -> Manifest | None:
+        if not _SLUG.match(board):
+            return None
+        data = self._get(self._key("boards", f"{board}.json"))
+        if data is None:
+            return None
+        try:
+            return Manifest.model_validate_json(data)
+        except ValidationError as exc:
+            raise StoreError(f"board manifest for {board} is invalid") from exc
+
+    def claim(self, name: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+        """Create-only marker: None when we created it, else the payload already there."""
+        key = self._key("feedback", CLAIMS, name)
+        try:
+            self._put_create_only(key, encode(payload))
+            return None
+        except RecordExists:
+            data = self._get(key)
+            if data is None:
+                raise StoreUnavailable("claim vanished") from None
+            return json.loads(data)  # type: ignore[no-any-return]

@@ -1,0 +1,1 @@
+"""Review boards: board.yaml sources, the built comparison pages and their manifests."""

@@ -1,0 +1,225 @@
+"""Build review boards: `src/boards/<slug>/board.yaml` -> `out/boards/<slug>/index.html`.
+
+Each board page is self-contained (its CSS and JS are inlined; variant files are
+copied next to it, or inlined as data URIs with `--inline`) so it works from a
+static host, from `pinup serve`, and opened straight from disk.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+from pathlib import Path
+from typing import Any, Protocol
+
+from pinup.boards.context import (
+    DEVICE_WIDTHS,
+    BoardConfig,
+    BoardPage,
+    BoardsIndexPage,
+    BoardSummary,
+    VariantView,
+)
+from pinup.boards.spec import Board, BoardError, find_boards, load_board
+
+PACKAGE = Path(__file__).resolve().parent.parent
+TEMPLATES = PACKAGE / "templates" / "board"
+STATIC = PACKAGE / "static" / "board"
+SECRET_ENV = "PINUP_BOARD_SECRET"
+#: names the build or the server write in a board's folder; a variant may not take them
+RESERVED = {"index.html", "board.json", "results.html", "feedback.json", "feedback-pending.json"}
+
+
+class Writer(Protocol):
+    """The part of pinup.output.OutputWriter that boards use."""
+
+    def write_text(self, rel: str, text: str) -> Any: ...
+
+    def write_bytes(self, rel: str, data: bytes) -> Any: ...
+
+    def copy_file(self, rel: str, src_path: Path) -> Any: ...
+
+
+def board_token(secret: str, slug: str) -> str:
+    """hex(HMAC-SHA256(secret, slug)): what the hosted endpoint expects in X-Pinup-Board-Token."""
+    return hmac.new(secret.encode("utf-8"), slug.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def _theme(design: Any) -> str:
+    """The shared theme when the site workstream provides it, else a small local fallback."""
+    try:
+        from pinup.theme import theme_css
+    except ImportError:
+        return _fallback_theme(design)
+    return theme_css(design)
+
+
+def _fallback_theme(design: Any) -> str:
+    colors = getattr(design, "colors", {}) or {}
+
+    def pick(*names: str, default: str) -> str:
+        for name in names:
+            if name in colors:
+                return colors[name].hex
+        return default
+
+    return (
+        ":root{"
+        f"--pinup-bg:{pick('background', 'neutral', 'surface', default='#ffffff')};"
+        f"--pinup-surface:{pick('surface', 'surface-container', default='#f6f6f7')};"
+        f"--pinup-text:{pick('on-background', 'on-surface', 'text', default='#1b1b1f')};"
+        "--pinup-muted:#5b5b66;"
+        f"--pinup-primary:{pick('primary', default='#2f5bd3')};"
+        f"--pinup-on-primary:{pick('on-primary', default='#ffffff')};"
+        "--pinup-border:#d0d0d7;--pinup-radius:8px;"
+        "--pinup-font-body:system-ui,sans-serif;--pinup-font-heading:system-ui,sans-serif;"
+        "--pinup-font-mono:ui-monospace,monospace}"
+        "[data-theme=dark]{--pinup-bg:#131316;--pinup-surface:#1d1d22;--pinup-text:#ececf1;"
+        "--pinup-muted:#a6a6b3;--pinup-border:#3a3a44}"
+    )
+
+
+def _env(options: Any) -> Any:
+    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+
+    loaders = []
+    custom = getattr(options, "templates", None)
+    if custom and (Path(custom) / "board").is_dir():
+        loaders.append(FileSystemLoader(str(Path(custom) / "board")))
+    loaders.append(FileSystemLoader(str(TEMPLATES)))
+    return Environment(
+        loader=ChoiceLoader(loaders),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def _static(name: str) -> str:
+    return (STATIC / name).read_text(encoding="utf-8")
+
+
+def _variant_views(board: Board, inline: bool) -> tuple[list[VariantView], dict[str, Path]]:
+    """Views for the template and the files to copy (rel path under the board -> source)."""
+    views: list[VariantView] = []
+    copies: dict[str, Path] = {}
+    for v in board.spec.variants:
+        source = board.files[v.id]
+        device = v.device or board.spec.device
+        rel = Path(os.path.normpath(v.file)).as_posix()
+        src, srcdoc = rel, None
+        if inline and v.kind == "html":
+            src, srcdoc = "", source.read_text(encoding="utf-8", errors="replace")
+        elif inline:
+            src = f"data:{v.mime};base64," + base64.b64encode(source.read_bytes()).decode("ascii")
+        else:
+            if rel.lower() in RESERVED:
+                raise BoardError(board.folder / "board.yaml", f"variant {v.id}: file name {rel!r} is reserved")
+            copies[rel] = source
+        views.append(
+            VariantView(
+                id=v.id,
+                label=v.label,
+                description=v.description,
+                kind=v.kind,
+                src=src,
+                srcdoc=srcdoc,
+                device=device,
+                width=DEVICE_WIDTHS[device],
+            )
+        )
+    return views, copies
+
+
+def _site_name(design: Any) -> str:
+    return (getattr(design, "name", None) or "pinup").strip() or "pinup"
+
+
+def render_board(board: Board, design: Any, options: Any) -> tuple[str, dict[str, Path], dict[str, Any]]:
+    """The board page HTML, the variant files to copy, and the manifest."""
+    inline = bool(getattr(options, "inline", False))
+    api_url = getattr(options, "api_url", None) or None
+    views, copies = _variant_views(board, inline)
+    secret = os.environ.get(SECRET_ENV) or ""
+    token = board_token(secret, board.slug) if api_url and secret else None
+    config = BoardConfig(
+        board=board.slug,
+        title=board.spec.title,
+        round=board.spec.round,
+        variants=board.spec.variant_ids(),
+        apiUrl=api_url,
+        token=token,
+    )
+    page = BoardPage(
+        slug=board.slug,
+        title=board.spec.title,
+        brief=board.spec.brief,
+        round=board.spec.round,
+        device=board.spec.device,
+        variants=views,
+        config=config,
+        theme_css=_theme(design),
+        board_css=_static("board.css"),
+        board_js=_static("board.js"),
+        site_name=_site_name(design),
+        history_rounds=[r.round for r in board.spec.history],
+    )
+    html = _env(options).get_template("board.html.j2").render(page=page, config=config.to_json_dict())
+    return html, copies, board.spec.manifest(board.slug)
+
+
+def render_index(boards: list[Board], design: Any, options: Any) -> str:
+    summaries = [
+        BoardSummary(
+            slug=b.slug,
+            title=b.spec.title,
+            brief=b.spec.brief,
+            round=b.spec.round,
+            variant_count=len(b.spec.variants),
+            kinds=" + ".join(sorted({v.kind.upper() for v in b.spec.variants})),
+        )
+        for b in boards
+    ]
+    page = BoardsIndexPage(
+        boards=summaries, theme_css=_theme(design), board_css=_static("board.css"), site_name=_site_name(design)
+    )
+    return _env(options).get_template("index.html.j2").render(page=page)
+
+
+def load_all(src: Path) -> list[Board]:
+    """Every board under src/boards, or BoardError for the first bad one."""
+    return [load_board(folder) for folder in find_boards(src)]
+
+
+def build_boards(src: Path, out: Path, design: Any, options: Any, writer: Writer) -> list[Path]:
+    """Render every board page, copy its variants, write its manifest and the boards index.
+
+    Returns the paths written (pages, manifests, copied variants). Raises BoardError
+    (file and line in the message) for a bad board.yaml.
+    """
+    src, out = Path(src), Path(out)
+    boards = load_all(src)
+    if not boards:
+        return []
+    written: list[Path] = []
+    for board in boards:
+        html, copies, manifest = render_board(board, design, options)
+        base = f"boards/{board.slug}"
+        writer.write_text(f"{base}/index.html", html)
+        written.append(out / base / "index.html")
+        for rel, source in copies.items():
+            writer.copy_file(f"{base}/{rel}", source)
+            written.append(out / base / rel)
+        writer.write_text(f"{base}/board.json", json.dumps(manifest, indent=2) + "\n")
+        written.append(out / base / "board.json")
+    writer.write_text("boards/index.html", render_index(boards, design, options))
+    written.append(out / "boards" / "index.html")
+    return written
+
+
+__all__ = ["BoardError", "board_token", "build_boards", "load_all", "render_board", "render_index"]

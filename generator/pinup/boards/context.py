@@ -1,0 +1,83 @@
+"""What the board templates receive: plain dataclasses, so templates stay logic-free."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+DEVICE_WIDTHS: dict[str, int] = {"phone": 375, "tablet": 768, "desktop": 1440}
+
+
+@dataclass(frozen=True)
+class VariantView:
+    """One variant as the page shows it."""
+
+    id: str
+    label: str
+    description: str
+    kind: str  # "html" | "image"
+    src: str  # relative URL or data: URI ("" when srcdoc is used)
+    srcdoc: str | None  # inline HTML (with --inline)
+    device: str
+    width: int
+
+    @property
+    def title(self) -> str:
+        return f"Variant {self.id}: {self.label}" if self.label else f"Variant {self.id}"
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    """The JSON the page script reads from #board-config."""
+
+    board: str
+    title: str
+    round: int
+    variants: list[str]
+    apiUrl: str | None = None
+    token: str | None = None
+    progressTimeoutMs: int = 300_000
+    pollIntervalMs: int = 2_000
+    schemaVersion: int = 1
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    """Everything the board page template renders."""
+
+    slug: str
+    title: str
+    brief: str
+    round: int
+    device: str
+    variants: list[VariantView]
+    config: BoardConfig
+    theme_css: str
+    board_css: str
+    board_js: str
+    site_name: str
+    history_rounds: list[int] = field(default_factory=list)
+    devices: dict[str, int] = field(default_factory=lambda: dict(DEVICE_WIDTHS))
+
+
+@dataclass(frozen=True)
+class BoardSummary:
+    """One row of the boards index."""
+
+    slug: str
+    title: str
+    brief: str
+    round: int
+    variant_count: int
+    kinds: str
+
+
+@dataclass(frozen=True)
+class BoardsIndexPage:
+    boards: list[BoardSummary]
+    theme_css: str
+    board_css: str
+    site_name: str

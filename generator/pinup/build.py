@@ -1,0 +1,172 @@
+"""`pinup build`: lint the workspace's DESIGN.md, write the design-system site, then boards and results.
+
+One orchestrator so the CLI, `pinup serve` and the gallery build the same way:
+1. `lint_path(src/DESIGN.md)` (a malformed file still builds; its findings show on the lint page),
+2. the site pages and assets -> out/,
+3. `pinup.boards.build.build_boards(...)` -> out/boards/ (when the boards package is installed),
+4. `pinup.hosted.results.build_results_pages(...)` -> out/boards/<slug>/results.html (likewise).
+All files go through one `OutputWriter`, so unchanged outputs are skipped by hash.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pinup.designmd.model import LintReport
+    from pinup.output import OutputWriter
+    from pinup.site.models import SiteModel
+
+Progress = Callable[[str, int, int], None]
+
+
+class BuildError(Exception):
+    """A build that cannot start or finish (missing workspace, unwritable output)."""
+
+
+@dataclass
+class BuildOptions:
+    """What `pinup build` was asked to do (shared with the boards and hosted builders)."""
+
+    src: Path = Path("site_src")
+    out: Path = Path("site")
+    clean: bool = False
+    strict: bool = False
+    allow_html: bool = False
+    fonts: str = "system"  # "system" | "google"
+    templates: Path | None = None
+    inline: bool = False
+    api_url: str | None = None
+    store: str | None = None
+
+    def __post_init__(self) -> None:
+        self.src = Path(self.src)
+        self.out = Path(self.out)
+        if self.templates is not None:
+            self.templates = Path(self.templates)
+        if self.fonts not in ("system", "google"):
+            raise BuildError(f"--fonts must be 'system' or 'google', not {self.fonts!r}")
+
+
+@dataclass
+class BuildResult:
+    """What a build produced; `ok` is False only when --strict and the DESIGN.md has lint errors."""
+
+    report: LintReport
+    out: Path
+    pages: list[str] = field(default_factory=list)
+    boards: Any = None
+    results: Any = None
+    written: int = 0
+    skipped: int = 0
+    removed: int = 0
+    seconds: float = 0.0
+    strict: bool = False
+    skipped_steps: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> int:
+        return self.report.summary.errors
+
+    @property
+    def warnings(self) -> int:
+        return self.report.summary.warnings
+
+    @property
+    def ok(self) -> bool:
+        return not (self.strict and self.errors > 0)
+
+
+def design_path(src: Path) -> Path:
+    """SRC may be a workspace folder or a DESIGN.md file."""
+    return src if src.is_file() else src / "DESIGN.md"
+
+
+def lint_design(path: Path) -> LintReport:
+    """Lint the DESIGN.md; an unreadable file is a BuildError (one clear line, no traceback)."""
+    from pinup.designmd.lint import lint_path
+
+    if not path.is_file():
+        raise BuildError(f"no DESIGN.md at {path}")
+    try:
+        return lint_path(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BuildError(f"cannot read {path}: {exc}") from exc
+
+
+def write_site(report: LintReport, writer: OutputWriter, *, allow_html: bool = False, fonts: str = "system",
+               templates: Path | None = None, progress: Progress | None = None) -> SiteModel:
+    """Render every page, the assets, the search index and the downloads into `writer`."""
+    from pinup.site.pages import build_site_model
+    from pinup.site.render import STATIC_ASSETS, Links, render_page, static_asset
+    from pinup.site.search import search_index_js
+    from pinup.theme import css_for_theme
+
+    site = build_site_model(report, allow_html=allow_html, fonts=fonts)
+    tpl = str(templates) if templates else None
+    links = Links()
+    total = len(site.pages)
+    for i, page in enumerate(site.pages, start=1):
+        writer.write_text(page.filename, render_page(site, page, links, templates=tpl))
+        if progress:
+            progress(page.filename, i, total)
+    writer.write_text("assets/theme.css", css_for_theme(site.extra["theme"]))
+    for name in STATIC_ASSETS:
+        writer.write_bytes(f"assets/{name}", static_asset(name, tpl))
+    hrefs = {p.slug: links.page(p.slug) for p in site.pages}
+    writer.write_text("assets/search-index.js", search_index_js(site.search, hrefs))
+    downloads = site.page("downloads")
+    for item in getattr(downloads, "files", []):
+        if item.content is not None:
+            writer.write_bytes(f"downloads/{item.filename}", item.content)
+    return site
+
+
+def _optional(module: str) -> Any | None:
+    """Import a sibling workstream's module; only its absence is tolerated, not errors inside it."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or ""
+        if module == missing or module.startswith(missing + "."):
+            return None
+        raise
+
+
+def build_all(options: BuildOptions, *, progress: Progress | None = None) -> BuildResult:
+    """Build the whole site for one workspace: pages, boards, results."""
+    from pinup.output import OutputPathError, OutputWriter
+
+    started = time.perf_counter()
+    src = options.src
+    if not src.exists():
+        raise BuildError(f"workspace not found: {src}")
+    workspace = src.parent if src.is_file() else src
+    report = lint_design(design_path(src))
+    try:
+        writer = OutputWriter(options.out, clean=options.clean)
+    except OutputPathError as exc:
+        raise BuildError(str(exc)) from exc
+    result = BuildResult(report=report, out=options.out, strict=options.strict)
+    with writer:
+        site = write_site(report, writer, allow_html=options.allow_html, fonts=options.fonts,
+                          templates=options.templates, progress=progress)
+        result.pages = [p.filename for p in site.pages]
+        boards = _optional("pinup.boards.build")
+        if boards is not None and (workspace / "boards").is_dir():
+            result.boards = boards.build_boards(workspace, options.out, report.design, options, writer)
+        elif boards is None:
+            result.skipped_steps.append("boards (pinup.boards.build not installed)")
+        hosted = _optional("pinup.hosted.results")
+        if hosted is not None and (workspace / "boards").is_dir():
+            result.results = hosted.build_results_pages(workspace, options.out, options, writer)
+        elif hosted is None:
+            result.skipped_steps.append("results pages (pinup.hosted.results not installed)")
+    result.written, result.skipped, result.removed = writer.written, writer.skipped, writer.removed
+    result.seconds = time.perf_counter() - started
+    return result

@@ -1,0 +1,94 @@
+"""`pinup build` and `pinup gallery`: static design-system sites (and boards) from DESIGN.md files."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+FONTS = click.Choice(["system", "google"])
+
+
+def _progress_bar(total_hint: int):  # type: ignore[no-untyped-def]
+    """A rich progress bar on stderr for long builds on a terminal; None otherwise."""
+    if not sys.stderr.isatty() or total_hint < 8:
+        return None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+
+
+@click.command()
+@click.argument("src", required=False, type=click.Path(path_type=Path), default=Path("site_src"))
+@click.option("--out", "out", type=click.Path(path_type=Path), default=Path("site"), show_default=True,
+              help="Output directory.")
+@click.option("--clean", is_flag=True, help="Delete the previous build first (full rebuild).")
+@click.option("--strict", is_flag=True, help="Exit 1 when the DESIGN.md has lint errors.")
+@click.option("--allow-html", is_flag=True, help="Render raw HTML in the prose (escaped by default).")
+@click.option("--fonts", type=FONTS, default="system", show_default=True,
+              help="'google' adds Google Fonts links (network at view time); default uses system stacks.")
+@click.option("--templates", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
+              help="Directory whose templates (by name) and assets/ override the packaged ones.")
+@click.option("--inline", is_flag=True, help="Inline board images as data URIs.")
+@click.option("--api-url", default=None, help="Feedback endpoint the boards post to.")
+@click.option("--store", default=None, help="Feedback store (path or s3://bucket/prefix) for results pages.")
+def build(src: Path, out: Path, clean: bool, strict: bool, allow_html: bool, fonts: str, templates: Path | None,
+          inline: bool, api_url: str | None, store: str | None) -> None:
+    """Build the design-system site (and boards) from SRC (default: site_src/) into --out (default: site/)."""
+    from pinup.build import BuildError, BuildOptions, build_all
+
+    options = BuildOptions(src=src, out=out, clean=clean, strict=strict, allow_html=allow_html, fonts=fonts,
+                           templates=templates, inline=inline, api_url=api_url, store=store)
+    bar = _progress_bar(12)
+    try:
+        if bar is None:
+            result = build_all(options)
+        else:
+            with bar:
+                task = bar.add_task("Building pages", total=None)
+
+                def step(name: str, done: int, total: int) -> None:
+                    bar.update(task, completed=done, total=total, description=f"Building {name}")
+
+                result = build_all(options, progress=step)
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from exc
+    summary = result.report.summary
+    click.echo(
+        f"Built {len(result.pages)} pages into {out}/ in {result.seconds:.2f}s "
+        f"({result.written} written, {result.skipped} unchanged, {result.removed} removed); "
+        f"lint: {summary.errors} errors, {summary.warnings} warnings",
+        err=True,
+    )
+    for step_name in result.skipped_steps:
+        click.echo(f"skipped: {step_name}", err=True)
+    if not result.ok:
+        click.echo(f"error: --strict and the DESIGN.md has {summary.errors} lint errors", err=True)
+        sys.exit(1)
+
+
+@click.command()
+@click.option("--out", "out", type=click.Path(path_type=Path), default=Path("gallery"), show_default=True,
+              help="Output directory: one site per brand in <out>/<slug>/ plus an index page.")
+@click.option("--clean", is_flag=True, help="Delete the previous gallery first.")
+@click.option("--fonts", type=FONTS, default="system", show_default=True)
+def gallery(out: Path, clean: bool, fonts: str) -> None:
+    """Build a browsable site for every bundled brand design system, with an index linking them all."""
+    from pinup.gallery import build_gallery
+
+    bar = _progress_bar(25)
+    if bar is None:
+        result = build_gallery(out, clean=clean, fonts=fonts)
+    else:
+        with bar:
+            task = bar.add_task("Building brands", total=None)
+
+            def step(name: str, done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total, description=f"Building {name}")
+
+            result = build_gallery(out, clean=clean, fonts=fonts, progress=step)
+    click.echo(f"Built {len(result.brands)} brand sites into {out}/ in {result.seconds:.2f}s "
+               f"({result.written} written, {result.skipped} unchanged)", err=True)

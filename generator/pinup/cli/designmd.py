@@ -1,0 +1,128 @@
+"""`pinup lint`, `pinup export` and `pinup diff`: drop-in for the reference `design.md` CLI.
+
+Only click and the standard library load at import time; the DESIGN.md toolkit is
+imported inside each command so `pinup lint` starts fast.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+LINT_FORMATS = ("json", "markdown", "md", "text")
+EXPORT_FORMATS = ("css-tailwind", "json-tailwind", "tailwind", "dtcg", "css-vars")
+
+
+def _read(path: str) -> str:
+    from pinup.designmd.lint import ReadError, read_source
+
+    try:
+        return read_source(path)
+    except ReadError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+
+
+def _source_name(path: str) -> str:
+    return "<stdin>" if path == "-" else path
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("file", metavar="FILE")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(LINT_FORMATS, case_sensitive=False),
+    default="json",
+    show_default=True,
+    help="json (the reference's shape), markdown/md, or text for people.",
+)
+@click.option("--extended", is_flag=True, help="Also run pinup's own checks (beyond the reference linter).")
+def lint(file: str, fmt: str, extended: bool) -> None:
+    """Lint a DESIGN.md (FILE, or - for stdin).
+
+    Exit status: 1 when there are errors, 0 otherwise, 2 when FILE can't be read.
+    """
+    from pinup.designmd import report
+    from pinup.designmd.lint import run
+
+    text = _read(file)
+    result = run(text, extended=extended)
+    summary = result.summary
+    fmt = fmt.lower()
+    if fmt == "json":
+        output = report.to_json(result.findings, summary)
+    elif fmt in ("markdown", "md"):
+        output = report.to_markdown(result.findings, summary)
+    else:
+        output = report.to_text(
+            result.findings, summary, source_name=_source_name(file), color=report.use_color(sys.stdout)
+        )
+    sys.stdout.write(output)
+    sys.stdout.flush()
+    sys.exit(1 if summary["errors"] > 0 else 0)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("file", metavar="FILE")
+@click.option(
+    "--format",
+    "fmt",
+    required=True,
+    metavar="FORMAT",
+    help="css-tailwind, json-tailwind (alias tailwind), dtcg or css-vars.",
+)
+@click.option("--prefix", default=None, help="Custom-property prefix for css-vars (--prefix ds gives --ds-color-…).")
+def export(file: str, fmt: str, prefix: str | None) -> None:
+    """Export the tokens of a DESIGN.md (FILE, or - for stdin) to another format.
+
+    Exit status: 0 on success (even when the file has lint errors), 1 for an
+    invalid format or a token name the format cannot express, 2 when FILE can't be read.
+    """
+    import json
+
+    if fmt not in EXPORT_FORMATS:
+        message = f'Invalid format "{fmt}". Valid formats: {", ".join(EXPORT_FORMATS)}'
+        click.echo(json.dumps({"error": "INVALID_FORMAT", "message": message}, ensure_ascii=False, separators=(",", ":")), err=True)
+        sys.exit(1)
+    text = _read(file)
+    from pinup.designmd.exporters import ExportError, render
+    from pinup.designmd.lint import lint_text
+
+    design = lint_text(text).design
+    try:
+        output = render(fmt, design, prefix=prefix)
+    except ExportError as exc:
+        payload = {"error": exc.code, "message": exc.message}
+        click.echo(json.dumps(payload, ensure_ascii=False, separators=(",", ":")), err=True)
+        sys.exit(1)
+    sys.stdout.write(output)
+    sys.stdout.flush()
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("before", metavar="BEFORE")
+@click.argument("after", metavar="AFTER")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(("json", "markdown", "md"), case_sensitive=False),
+    default="json",
+    show_default=True,
+    help="json (the reference's shape) or markdown/md.",
+)
+def diff(before: str, after: str, fmt: str) -> None:
+    """Compare the tokens and lint summaries of two DESIGN.md files (either may be -).
+
+    Exit status: 1 when AFTER regresses (more errors or warnings), 0 otherwise,
+    2 when a file can't be read.
+    """
+    from pinup.designmd.diff import diff_texts, to_json, to_markdown
+
+    before_text = _read(before)
+    after_text = _read(after)
+    result = diff_texts(before_text, after_text)
+    sys.stdout.write(to_json(result) if fmt.lower() == "json" else to_markdown(result))
+    sys.stdout.flush()
+    sys.exit(1 if result["regression"] else 0)

@@ -1,0 +1,98 @@
+"""`pinup serve` and `pinup wait`: the local review loop for people and agents."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+
+def _workspace(src: str | None, out: str | None) -> Any:
+    from pinup.serve.workspace import resolve
+
+    try:
+        return resolve(src, out)
+    except FileNotFoundError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _generate_hook(ws: Any) -> Any:
+    """The on_regenerate hook from the generation workstream (imported only with --generate)."""
+    try:
+        from pinup.generate import serve_hook
+    except ImportError as exc:
+        raise click.ClickException(
+            f"--generate needs pinup.generate.serve_hook, which is not available here ({exc}); "
+            "run without --generate and use `pinup wait` + `pinup generate --from-feedback` instead"
+        ) from None
+    from pinup.serve.workspace import build
+
+    return serve_hook.make_on_regenerate(ws.src, ws.out, rebuild=lambda: build(ws))
+
+
+@click.command()
+@click.argument("src", required=False, type=click.Path(file_okay=False, path_type=str))
+@click.option("--board", metavar="SLUG", help="Open this board and report only its submits.")
+@click.option("--port", type=int, default=0, show_default=True, help="0 picks a free port.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind (loopback by default).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=str), help="Built site folder (default: site/ beside SRC).")
+@click.option("--no-open", is_flag=True, help="Do not open a browser; print the URL instead.")
+@click.option("--timeout", type=float, default=600, show_default=True,
+              help="Exit 1 when no final feedback arrives within this many seconds (0: never).")
+@click.option("--exit-on-submit", is_flag=True, help="Agent mode: exit 0 after the final submit.")
+@click.option("--generate", is_flag=True, help="Run the next round with `pinup generate` when a reviewer asks.")
+@click.option("--rebuild", is_flag=True, help="Build even when the site looks up to date.")
+def serve(src: str | None, board: str | None, port: int, host: str, out: str | None, no_open: bool,
+          timeout: float, exit_on_submit: bool, generate: bool, rebuild: bool) -> None:
+    """Build (if needed) and serve the site and its review boards, collecting feedback.
+
+    SRC is a workspace folder (DESIGN.md + boards/); with none, the bundled example.
+    Prints SERVE_STARTED/SERVE_BROWSER_* on stderr and each feedback as one JSON line on stdout.
+    """
+    from pinup.serve.server import ServeOptions, ServeSession
+    from pinup.serve.workspace import board_slugs, build, needs_build
+
+    ws = _workspace(src, out)
+    on_regenerate = _generate_hook(ws) if generate else None
+    if rebuild or needs_build(ws):
+        click.echo(f"SERVE_BUILDING: {ws.src} -> {ws.out}", err=True)
+        try:
+            build(ws)
+        except Exception as exc:  # noqa: BLE001 - a build error is a user error here
+            raise click.ClickException(f"build failed: {exc}") from None
+    slugs = board_slugs(ws)
+    if board and board not in slugs:
+        known = ", ".join(slugs) or "none"
+        raise click.ClickException(f"no board {board!r} in {ws.out / 'boards'} (boards: {known})")
+    options = ServeOptions(host=host, port=port, board=board, open_browser=not no_open, timeout=timeout,
+                           exit_on_submit=exit_on_submit, on_regenerate=on_regenerate)
+    try:
+        code = ServeSession(ws, options).run()
+    except OSError as exc:
+        raise click.ClickException(f"cannot serve on {host}:{port}: {exc}") from None
+    sys.exit(code)
+
+
+@click.command()
+@click.argument("src", required=False, type=click.Path(file_okay=False, path_type=str))
+@click.option("--board", metavar="SLUG", help="Board to wait for (default: the one `pinup serve --board` names).")
+@click.option("--timeout", type=float, default=600, show_default=True, help="Give up after this many seconds (exit 2).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=str), help="Built site folder (where serve.json is).")
+@click.option("--store", type=click.Path(file_okay=False, path_type=str), help="Feedback store folder.")
+def wait(src: str | None, board: str | None, timeout: float, out: str | None, store: str | None) -> None:
+    """Block until the board's next feedback arrives and print it as JSON.
+
+    Exit codes: 0 final submit, 10 regenerate request, 2 timeout.
+    """
+    from pinup.serve.waiting import EXIT_TIMEOUT, wait_for_feedback
+
+    ws = _workspace(src, out)
+    result = wait_for_feedback(ws, board, timeout, store=Path(store) if store else None)
+    if result.record is None:
+        click.echo(f"WAIT_TIMEOUT: no feedback for {board or 'any board'} within {timeout:g}s", err=True)
+        sys.exit(EXIT_TIMEOUT)
+    click.echo(json.dumps(result.record, ensure_ascii=False, indent=2))
+    sys.exit(result.code)

@@ -1,0 +1,94 @@
+"""Turn the builder's light-weight model into the public pydantic `DesignSystem`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pinup.designmd.builder import Typo
+from pinup.designmd.colors import CssColor
+from pinup.designmd.dimensions import Dim
+
+if TYPE_CHECKING:
+    from pinup.designmd.lint import LintResult
+    from pinup.designmd.model import DesignSystem
+
+
+class _Converter:
+    def __init__(self) -> None:
+        from pinup.designmd import model
+
+        self.m = model
+        self.memo: dict[int, Any] = {}
+
+    def value(self, value: Any) -> Any:
+        if isinstance(value, (CssColor, Dim, Typo)):
+            key = id(value)
+            if key not in self.memo:
+                self.memo[key] = self._convert(value)
+            return self.memo[key]
+        return value
+
+    def _convert(self, value: CssColor | Dim | Typo) -> Any:
+        m = self.m
+        if isinstance(value, CssColor):
+            return m.Color(
+                hex=value.hex, r=value.r, g=value.g, b=value.b, a=value.a, luminance=value.luminance, raw=value.raw
+            )
+        if isinstance(value, Dim):
+            return m.Dimension(value=value.value, unit=value.unit, raw=value.raw)
+        props = {k: (self.value(v) if isinstance(v, Dim) else v) for k, v in value.props.items()}
+        return m.Typography(**props)
+
+
+def section_bodies(result: LintResult) -> tuple[str, list[tuple[str, int, str]]]:
+    """The preamble and (heading, line, body) for each `##` section, by source lines."""
+    doc = result.doc
+    lines = doc.lines
+    headings = doc.headings
+    first = headings[0].line - 1 if headings else len(lines)
+    preamble = "\n".join(lines[doc.body_start : first]).strip("\n")
+    out: list[tuple[str, int, str]] = []
+    for index, heading in enumerate(headings):
+        start = heading.end - 1
+        stop = headings[index + 1].line - 1 if index + 1 < len(headings) else len(lines)
+        body = "\n".join(lines[start:stop]).strip("\n")
+        out.append((heading.text, heading.line, body))
+    return preamble, out
+
+
+def to_design_system(result: LintResult) -> DesignSystem:
+    """Build the public model (colours, typography, tokens, sections, lines) from a lint result."""
+    from pinup.designmd.sections import canonical
+
+    conv = _Converter()
+    m = conv.m
+    model = result.model
+    preamble, bodies = section_bodies(result)
+    components = {
+        name: m.Component(
+            properties={k: conv.value(v) for k, v in comp.properties.items()},
+            raw=dict(comp.raw),
+            unresolved_refs=list(comp.unresolved),
+        )
+        for name, comp in model.components.items()
+    }
+    return m.DesignSystem(
+        name=model.name,
+        description=model.description,
+        version=model.version,
+        colors={k: conv.value(v) for k, v in model.colors.items()},
+        typography={k: conv.value(v) for k, v in model.typography.items()},
+        rounded={k: conv.value(v) for k, v in model.rounded.items()},
+        spacing={k: conv.value(v) for k, v in model.spacing.items()},
+        components=components,
+        omitted=[m.Omission(**item) for item in model.omitted or []],
+        unknown=dict(model.unknown_values),
+        symbols={k: conv.value(v) for k, v in model.symbols.items()},
+        raw_tokens=dict(model.raw_tokens),
+        lines=dict(model.lines),
+        sections=[
+            m.Section(heading=text, canonical=canonical(text), line=line, body=body) for text, line, body in bodies
+        ],
+        preamble=preamble,
+        source=result.source,
+    )

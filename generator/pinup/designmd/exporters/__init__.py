@@ -1,0 +1,76 @@
+"""Token exports of a DESIGN.md model: one module per format.
+
+`render` returns exactly what the reference CLI (`@google/design.md` 0.4.0)
+prints on stdout for the Tailwind and CSS-variable formats; `dtcg` is pinup's
+own, valid DTCG 2025.10 output (see docs/exports.md). Format modules are
+imported lazily so `pinup lint` never pays for them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pinup.designmd.model import DesignSystem
+
+FORMATS: tuple[str, ...] = ("css-tailwind", "json-tailwind", "tailwind", "dtcg", "css-vars")
+
+_MODULES = {
+    "css-tailwind": "tailwind_css",
+    "json-tailwind": "tailwind_json",
+    "tailwind": "tailwind_json",
+    "dtcg": "dtcg",
+    "css-vars": "css_vars",
+}
+
+
+class ExportError(Exception):
+    """An export that cannot be produced; `code` and `message` as the reference prints them."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def to_json(self) -> str:
+        """The one-line JSON the reference writes to stderr: `{"error":CODE,"message":...}`."""
+        return json.dumps({"error": self.code, "message": self.message}, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass
+class ExportResult:
+    """The exported text plus notes about values that were converted, filled in or left out."""
+
+    text: str
+    warnings: list[str] = field(default_factory=list)
+
+
+def check_format(fmt: str) -> None:
+    """Raise INVALID_FORMAT for an unknown format (the reference checks before reading the file)."""
+    if fmt not in _MODULES:
+        raise ExportError(
+            "INVALID_FORMAT",
+            f'Invalid format "{fmt}". Valid formats: {", ".join(FORMATS)}',
+        )
+
+
+def render_result(fmt: str, design: DesignSystem, *, prefix: str | None = None) -> ExportResult:
+    """Export `design` as `fmt`, returning the text and any warnings (only dtcg has warnings)."""
+    check_format(fmt)
+    module = import_module(f"{__name__}.{_MODULES[fmt]}")
+    if fmt == "css-vars":
+        return ExportResult(module.render(design, prefix=prefix))
+    if fmt == "dtcg":
+        return module.render_result(design)  # type: ignore[no-any-return]
+    return ExportResult(module.render(design))
+
+
+def render(fmt: str, design: DesignSystem, *, prefix: str | None = None) -> str:
+    """Export `design` as `fmt`: the exact text the reference prints on stdout (trailing newlines included)."""
+    return render_result(fmt, design, prefix=prefix).text
+
+
+__all__ = ["FORMATS", "ExportError", "ExportResult", "check_format", "render", "render_result"]

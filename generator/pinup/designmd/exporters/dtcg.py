@@ -1,0 +1,339 @@
+"""`dtcg`: pinup's DTCG 2025.10 `tokens.json`, built to load unchanged in Style Dictionary and Terrazzo.
+
+The reference's DTCG output keeps invalid units, semi-transparent hex values,
+incomplete typography and dotted names; here every token is typed and valid,
+and whatever had to be converted, filled in or left out is reported as a
+warning instead of vanishing. docs/exports.md lists every difference.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from pinup.designmd.exporters import ExportResult
+from pinup.designmd.exporters.jsjson import stringify
+from pinup.designmd.jsnum import js_number
+
+if TYPE_CHECKING:
+    from pinup.designmd.model import Color, DesignSystem, Dimension, Typography
+
+SCHEMA = "https://www.designtokens.org/schemas/2025.10/format.json"
+BASE_PX = 16.0
+"""The root font size assumed wherever a relative unit has nothing else to refer to."""
+ABSOLUTE_PX = {"px": 1.0, "pt": 4 / 3, "pc": 16.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4}
+DEFAULT_LINE_HEIGHT = 1.2
+"""What browsers use for `line-height: normal` with common fonts."""
+_REF = re.compile(r"\{([a-zA-Z0-9._-]+)\}")
+# model section -> (DTCG group, $type); the order is the reference's.
+GROUPS = (("colors", "color", "color"), ("spacing", "spacing", "dimension"), ("rounded", "rounded", "dimension"))
+COMPONENT_DIMENSIONS = ("rounded", "padding", "size", "height", "width")
+
+
+def _round(value: float, places: int = 4) -> float:
+    """Round half up, like JavaScript's Math.round(x * 10**n) / 10**n."""
+    scale = 10**places
+    result = math.floor(value * scale + 0.5) / scale
+    return 0.0 if result == 0 else result
+
+
+class _Builder:
+    """Collects tokens into a nested tree, checking DTCG names and recording warnings."""
+
+    def __init__(self, design: DesignSystem) -> None:
+        self.design = design
+        self.warnings: list[str] = []
+        self.tree: dict[str, Any] = {}
+        self.placed: dict[str, tuple[str, ...]] = {}  # model path -> DTCG path of an emitted token
+        self.kinds: dict[str, str] = {}  # model path -> $type of the emitted token
+
+    # -- names -----------------------------------------------------------------------------
+    def dtcg_path(self, group: str, name: str, model_path: str) -> tuple[str, ...]:
+        """Split a dotted model name into DTCG groups, renaming segments DTCG forbids."""
+        segments = [_segment(part) for part in name.split(".")]
+        if any(a != b for a, b in zip(segments, name.split("."), strict=True)):
+            self.warnings.append(f"{model_path}: renamed to '{'.'.join(segments)}' (DTCG names cannot hold '{{', '}}', a leading '$' or an empty part)")
+        return (group, *segments)
+
+    def place(self, path: tuple[str, ...], token: dict[str, Any], model_path: str, kind: str) -> bool:
+        """Put `token` at `path`, refusing a path that is already a token or a group."""
+        node = self.tree
+        for part in path[:-1]:
+            child = node.setdefault(part, {})
+            if "$value" in child:
+                self.warnings.append(f"{model_path}: left out, '{part}' is already a token and cannot also be a group")
+                return False
+            node = child
+        if path[-1] in node:
+            self.warnings.append(f"{model_path}: left out, '{'.'.join(path[1:])}' is already defined")
+            return False
+        node[path[-1]] = token
+        self.placed[model_path] = path
+        self.kinds[model_path] = kind
+        return True
+
+    def alias_for(self, model_path: str, kind: str, raw: Any = None) -> str | None:
+        """`{group.token}` if the source wrote `model_path` as a reference to an emitted token of `kind`."""
+        if raw is None:
+            raw = self.design.raw_tokens.get(model_path)
+        if not isinstance(raw, str):
+            return None
+        match = _REF.fullmatch(raw)
+        if not match:
+            return None
+        target = match.group(1)
+        if target == model_path or self.kinds.get(target) != kind:
+            return None
+        return "{" + ".".join(self.placed[target]) + "}"
+
+    # -- values ----------------------------------------------------------------------------
+    def color(self, color: Color, where: str) -> dict[str, Any]:
+        alpha = 1.0 if color.a is None else float(color.a)
+        if not 0 <= alpha <= 1 or math.isnan(alpha):
+            clamped = 1.0 if math.isnan(alpha) or alpha > 1 else 0.0
+            self.warnings.append(f"{where}: alpha {js_number(alpha)} clamped to {js_number(clamped)}")
+            alpha = clamped
+        return {
+            "colorSpace": "srgb",
+            "components": [_round(c / 255, 3) for c in (color.r, color.g, color.b)],
+            "alpha": _round(alpha, 3),
+            "hex": f"#{color.r:02x}{color.g:02x}{color.b:02x}",
+        }
+
+    def dimension(self, dim: Dimension, where: str) -> dict[str, Any] | None:
+        """{value, unit} in px or rem; em and % taken against the 16px base, absolute units as px."""
+        unit, value = dim.unit, float(dim.value)
+        if unit in ("px", "rem"):
+            return {"value": value, "unit": unit}
+        if unit == "em":
+            self.warnings.append(f"{where}: {dim.css()} written as {js_number(value)}rem (em taken against the 16px base)")
+            return {"value": value, "unit": "rem"}
+        if unit in ABSOLUTE_PX:
+            # CSS fixes these ratios (1in = 96px), so the conversion is exact and needs no note.
+            return {"value": _round(value * ABSOLUTE_PX[unit]), "unit": "px"}
+        self.warnings.append(f"{where}: {dim.css() or repr(dim.raw)} has no px or rem equivalent; left out")
+        return None
+
+    # -- sections --------------------------------------------------------------------------
+    def simple_groups(self) -> None:
+        literal: list[tuple[str, tuple[str, ...], str, dict[str, Any]]] = []
+        for section, group, kind in GROUPS:
+            tokens: dict[str, Any] = getattr(self.design, section)
+            for name, token in tokens.items():
+                model_path = f"{section}.{name}"
+                value = self.color(token, model_path) if kind == "color" else self.dimension(token, model_path)
+                if value is None:
+                    continue
+                path = self.dtcg_path(group, name, model_path)
+                entry: dict[str, Any] = {"$value": value}
+                if self.place(path, entry, model_path, kind):
+                    literal.append((model_path, path, kind, entry))
+        # Second pass: tokens written as references become aliases once every target is known.
+        for model_path, _path, kind, entry in literal:
+            alias = self.alias_for(model_path, kind)
+            if alias is not None:
+                entry["$value"] = alias
+        for _section, group, kind in GROUPS:
+            if group in self.tree:
+                self.tree[group] = {"$type": kind, **self.tree[group]}
+
+    def typography(self) -> None:
+        levels = self.design.typography
+        families = Counter(t.fontFamily for t in levels.values() if t.fontFamily and _stack(t.fontFamily))
+        fallback_family = families.most_common(1)[0][0] if families else "sans-serif"
+        for name, typo in levels.items():
+            model_path = f"typography.{name}"
+            value = self.typography_value(typo, model_path, fallback_family)
+            path = self.dtcg_path("typography", name, model_path)
+            self.place(path, {"$type": "typography", "$value": value}, model_path, "typography")
+
+    def typography_value(self, typo: Typography, where: str, fallback_family: str) -> dict[str, Any]:
+        family = _stack(typo.fontFamily) if typo.fontFamily else []
+        if not family:
+            family = _stack(fallback_family)
+            self.warnings.append(f"{where}.fontFamily: missing; filled with '{fallback_family}'")
+        size, size_alias = self.font_size(typo, where)
+        size_px = size["value"] * (BASE_PX if size["unit"] == "rem" else 1.0)
+        weight: float = 400
+        if typo.fontWeight is None:
+            pass
+        elif math.isfinite(typo.fontWeight) and 1 <= typo.fontWeight <= 1000:
+            weight = typo.fontWeight
+        else:
+            self.warnings.append(f"{where}.fontWeight: {js_number(typo.fontWeight)} is outside 1-1000; written as 400")
+        return {
+            "fontFamily": family[0] if len(family) == 1 else family,
+            "fontSize": size_alias or size,
+            "fontWeight": weight,
+            "letterSpacing": self.letter_spacing(typo, where, size),
+            "lineHeight": self.line_height(typo, where, size_px),
+        }
+
+    def referenced(self, where: str, prop: str) -> tuple[Dimension | None, str | None]:
+        """A typography property written as `{spacing.x}`/`{rounded.x}`: the model keeps no value for it."""
+        raw = self.design.raw_tokens.get(f"{where}.{prop}")
+        if raw is None:
+            level = self.design.raw_tokens.get(where)
+            raw = level.get(prop) if isinstance(level, dict) else None
+        match = _REF.fullmatch(raw) if isinstance(raw, str) else None
+        if not match:
+            return None, None
+        section, _, name = match.group(1).partition(".")
+        target = {"spacing": self.design.spacing, "rounded": self.design.rounded}.get(section, {}).get(name)
+        if target is None:
+            self.warnings.append(f"{where}.{prop}: reference {raw} is not a spacing or rounded dimension")
+            return None, None
+        alias = self.alias_for(f"{where}.{prop}", "dimension", raw) if target.unit in ("px", "rem") else None
+        return target, alias
+
+    def font_size(self, typo: Typography, where: str) -> tuple[dict[str, Any], str | None]:
+        dim, alias = typo.fontSize, None
+        if dim is None:
+            dim, alias = self.referenced(where, "fontSize")
+        if dim is None:
+            self.warnings.append(f"{where}.fontSize: missing; filled with 1rem (16px, the CSS default)")
+            return {"value": 1.0, "unit": "rem"}, None
+        if dim.unit == "%":
+            self.warnings.append(f"{where}.fontSize: {dim.css()} written as {js_number(_round(dim.value / 100))}rem")
+            return {"value": _round(dim.value / 100), "unit": "rem"}, None
+        if dim.unit in ("px", "rem", "em") or dim.unit in ABSOLUTE_PX:
+            value = self.dimension(dim, f"{where}.fontSize")
+            if value is not None and value["value"] > 0:
+                return value, alias
+        self.warnings.append(f"{where}.fontSize: {dim.css()} has no positive px or rem equivalent; filled with 1rem (16px)")
+        return {"value": 1.0, "unit": "rem"}, None
+
+    def letter_spacing(self, typo: Typography, where: str, size: dict[str, Any]) -> dict[str, Any] | str:
+        dim, alias = typo.letterSpacing, None
+        if dim is None:
+            dim, alias = self.referenced(where, "letterSpacing")
+        if alias is not None:
+            return alias
+        if dim is None:
+            return {"value": 0, "unit": "px"}
+        if dim.unit in ("em", "%"):
+            factor = dim.value / 100 if dim.unit == "%" else dim.value
+            # Exact: em is relative to this level's own font size.
+            return {"value": _round(factor * size["value"]), "unit": size["unit"]}
+        if dim.unit in ("px", "rem") or dim.unit in ABSOLUTE_PX:
+            return self.dimension(dim, f"{where}.letterSpacing")  # type: ignore[return-value]
+        self.warnings.append(f"{where}.letterSpacing: {dim.css()} has no px or rem equivalent; filled with 0px")
+        return {"value": 0, "unit": "px"}
+
+    def line_height(self, typo: Typography, where: str, size_px: float) -> float:
+        dim = typo.lineHeight
+        if dim is None:
+            dim = self.referenced(where, "lineHeight")[0]
+        if dim is None:
+            self.warnings.append(f"{where}.lineHeight: missing; filled with {js_number(DEFAULT_LINE_HEIGHT)} (line-height: normal)")
+            return DEFAULT_LINE_HEIGHT
+        ratio: float | None
+        if dim.unit in ("", "em"):
+            ratio = dim.value
+        elif dim.unit == "%":
+            ratio = dim.value / 100
+        elif dim.unit == "rem":
+            ratio = dim.value * BASE_PX / size_px
+        elif dim.unit in ABSOLUTE_PX:
+            ratio = dim.value * ABSOLUTE_PX[dim.unit] / size_px
+        else:
+            ratio = None
+        if ratio is None or not math.isfinite(ratio) or ratio <= 0:
+            self.warnings.append(
+                f"{where}.lineHeight: {dim.css()} cannot be a ratio; filled with {js_number(DEFAULT_LINE_HEIGHT)}"
+            )
+            return DEFAULT_LINE_HEIGHT
+        return _round(ratio)
+
+    def components(self) -> None:
+        """Component properties whose resolved value is a colour, a dimension or a typography level."""
+        from pinup.designmd.model import Color, Dimension, Typography
+
+        for comp_name, component in self.design.components.items():
+            skipped = []
+            for prop, value in component.properties.items():
+                model_path = f"components.{comp_name}.{prop}"
+                where = model_path
+                raw = component.raw.get(prop)
+                token: dict[str, Any] | None = None
+                if isinstance(value, Color):
+                    color = self.alias_for(model_path, "color", raw) or self.color(value, where)
+                    token = {"$type": "color", "$value": color}
+                elif isinstance(value, Dimension):
+                    dim = self.alias_for(model_path, "dimension", raw) or self.dimension(value, where)
+                    token = {"$type": "dimension", "$value": dim} if dim is not None else None
+                elif isinstance(value, Typography):
+                    alias = self.alias_for(model_path, "typography", raw)
+                    token = {"$type": "typography", "$value": alias} if alias else None
+                if token is None:
+                    skipped.append(prop)
+                    continue
+                names = [*self.dtcg_path("components", comp_name, model_path)[1:], _segment(_kebab(prop).replace(".", "_"))]
+                self.place(("components", *names), token, model_path, token["$type"])
+            if skipped:
+                self.warnings.append(
+                    f"components.{comp_name}: {', '.join(skipped)} left out (no DTCG token type for the value)"
+                )
+
+
+def _segment(part: str) -> str:
+    """One DTCG name: no braces, no leading `$`, not empty."""
+    fixed = part.replace("{", "_").replace("}", "_")
+    if fixed.startswith("$"):
+        fixed = "_" + fixed[1:]
+    return fixed or "_"
+
+
+def _kebab(name: str) -> str:
+    """`backgroundColor` -> `background-color`, the naming Terrazzo's linter expects."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "-" + m.group(1).lower(), name)
+
+
+def _stack(family: str) -> list[str]:
+    """Split a CSS font stack on top-level commas, unquoting names: `"A B", serif` -> ["A B", "serif"]."""
+    out: list[str] = []
+    current: list[str] = []
+    quote = ""
+    for ch in family:
+        if quote:
+            if ch == quote:
+                quote = ""
+            else:
+                current.append(ch)
+        elif ch in "\"'":
+            quote = ch
+        elif ch == ",":
+            out.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+    out.append("".join(current).strip())
+    return [name for name in out if name]
+
+
+def build(design: DesignSystem) -> tuple[dict[str, Any], list[str]]:
+    """The DTCG document as a dict, plus warnings for everything converted, filled in or left out."""
+    builder = _Builder(design)
+    builder.simple_groups()
+    builder.typography()
+    builder.components()
+    doc: dict[str, Any] = {"$schema": SCHEMA}
+    description = design.description or design.name
+    if description:
+        doc["$description"] = description
+    for group in ("color", "spacing", "rounded", "typography", "components"):
+        if group in builder.tree:
+            doc[group] = builder.tree[group]
+    return doc, builder.warnings
+
+
+def render_result(design: DesignSystem) -> ExportResult:
+    doc, warnings = build(design)
+    return ExportResult(stringify(doc) + "\n", warnings)
+
+
+def render(design: DesignSystem) -> str:
+    """tokens.json text (two-space JSON plus a newline)."""
+    return render_result(design).text

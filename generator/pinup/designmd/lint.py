@@ -1,0 +1,134 @@
+"""Lint a DESIGN.md: parse, build the model, run the rules, fill in source lines.
+
+`run()` is the light-weight pipeline the CLI uses (no pydantic); `lint_text()`
+and `lint_path()` return the public `LintReport` every other part of pinup reads.
+Malformed input never raises: it becomes findings.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pinup.designmd.builder import Model, RawFinding, build_model
+from pinup.designmd.parser import ParsedDocument, parse_document
+
+if TYPE_CHECKING:
+    from pinup.designmd.model import LintReport
+
+
+@dataclass
+class LintResult:
+    """The light-weight result of one lint run."""
+
+    doc: ParsedDocument
+    model: Model
+    findings: list[RawFinding]
+    source: str
+
+    @property
+    def summary(self) -> dict[str, int]:
+        counts = {"errors": 0, "warnings": 0, "infos": 0}
+        for finding in self.findings:
+            counts[{"error": "errors", "warning": "warnings", "info": "infos"}[finding.severity]] += 1
+        return counts
+
+
+class ReadError(Exception):
+    """The file cannot be read; `str()` is the one line the CLI prints (exit 2)."""
+
+
+def line_for(path: str | None, lines: dict[str, int]) -> int | None:
+    """The source line of a finding path: the path itself, else its nearest recorded parent."""
+    if path is None:
+        return None
+    probe = path
+    while probe:
+        if probe in lines:
+            return lines[probe]
+        if "." not in probe:
+            return None
+        probe = probe.rsplit(".", 1)[0]
+    return None
+
+
+def run(text: str, *, extended: bool = False, rules: list | None = None) -> LintResult:  # type: ignore[type-arg]
+    """Lint `text` and return the light-weight result (what the CLI serialises)."""
+    from pinup.designmd.rules import run_rules, select
+
+    doc = parse_document(text)
+    if doc.error is not None:
+        model = Model(sections=doc.headings)
+        finding = RawFinding("warning", None, doc.error.message, None, doc.error.line)
+        findings = [finding]
+        if extended:
+            findings += _run_extended_on_prose(model, doc)
+        return LintResult(doc, model, findings, text)
+    model, findings = build_model(doc)
+    model.sections = doc.headings
+    active = rules if rules is not None else select(extended=extended)
+    findings = findings + run_rules(model, active)
+    for finding in findings:
+        if finding.line is None:
+            finding.line = line_for(finding.path, model.lines)
+    return LintResult(doc, model, findings, text)
+
+
+def _run_extended_on_prose(model: Model, doc: ParsedDocument) -> list[RawFinding]:
+    from pinup.designmd.rules import extended_rules, run_rules
+
+    prose_only = [r for r in extended_rules() if r.name == "duplicate-section"]
+    return run_rules(model, prose_only)
+
+
+def read_source(path: str | os.PathLike[str]) -> str:
+    """Read a DESIGN.md as UTF-8 (BOM kept, as the reference does); `-` reads stdin.
+
+    Raises `ReadError` with the reference's wording when the file can't be read.
+    """
+    import sys
+
+    if str(path) == "-":
+        data = sys.stdin.buffer.read()
+        return data.decode("utf-8", errors="replace")
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ReadError(
+            f'Error: "{path}" not found. Create a DESIGN.md file or pass "-" to read from stdin.'
+        ) from None
+    except PermissionError:
+        raise ReadError(f'Error: "{path}" could not be read: permission denied.') from None
+    except IsADirectoryError:
+        raise ReadError(f'Error: "{path}" could not be read: EISDIR: illegal operation on a directory, read') from None
+    except OSError as exc:
+        raise ReadError(f'Error: "{path}" could not be read: {exc.strerror or exc}') from None
+    return data.decode("utf-8", errors="replace")
+
+
+def to_report(result: LintResult) -> LintReport:
+    """The public pydantic `LintReport` for a light-weight result."""
+    from pinup.designmd.convert import to_design_system
+    from pinup.designmd.model import Finding, LintReport, Summary
+
+    findings = [
+        Finding(severity=f.severity, path=f.path, message=f.message, rule=f.rule, line=f.line)  # type: ignore[arg-type]
+        for f in result.findings
+    ]
+    return LintReport(
+        design=to_design_system(result),
+        findings=findings,
+        summary=Summary(**result.summary),
+    )
+
+
+def lint_text(text: str, *, extended: bool = False) -> LintReport:
+    """Lint DESIGN.md source text; never raises on malformed input."""
+    return to_report(run(text, extended=extended))
+
+
+def lint_path(path: str | os.PathLike[str], *, extended: bool = False) -> LintReport:
+    """Lint a DESIGN.md file (raises `ReadError` only when the file can't be read)."""
+    return lint_text(read_source(path), extended=extended)

@@ -1,0 +1,193 @@
+"""Split a DESIGN.md into YAML blocks and `##` sections, as the reference parser does.
+
+Front matter is detected by hand (exactly the micromark-extension-frontmatter
+rules); the rest is plain CommonMark through markdown-it-py, whose token maps give
+the source line of every fence and heading. YAML blocks are then parsed and
+merged (shallow, duplicates across blocks are an error), keeping the source
+line of every key.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pinup.designmd.yamlload import YamlError, js_order, load_block
+
+_FENCE = re.compile(r"^---[ \t]*\Z")
+_LINE_SPLIT = re.compile(r"\r\n|\r|\n")
+#: JavaScript's `String.prototype.trim` whitespace set.
+JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+NO_YAML_MESSAGE = "No YAML content found. Expected frontmatter (---) or fenced yaml code blocks."
+
+
+def js_trim(text: str) -> str:
+    """JavaScript `trim()` (strips U+FEFF, keeps U+001C–U+001F)."""
+    return text.strip(JS_WHITESPACE)
+
+
+@dataclass
+class Heading:
+    text: str
+    line: int  # 1-based line of the heading's first line
+    end: int  # 1-based line after the heading (exclusive end)
+
+
+@dataclass
+class ParseError:
+    """A recoverable parse failure: the whole lint result is one warning."""
+
+    code: str  # NO_YAML_FOUND | YAML_PARSE_ERROR | DUPLICATE_SECTION
+    message: str
+    line: int | None = None
+
+
+@dataclass
+class ParsedDocument:
+    """What the parser hands the model builder."""
+
+    data: dict[str, Any] = field(default_factory=dict)
+    key_lines: dict[str, int] = field(default_factory=dict)  # top-level key -> line
+    keys: list[str] = field(default_factory=list)  # source-map order of top-level keys
+    headings: list[Heading] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    body_start: int = 0  # 0-based index of the first line after the front matter
+    error: ParseError | None = None
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines split on \\n, \\r\\n and lone \\r (as micromark and markdown-it do)."""
+    return _LINE_SPLIT.split(text)
+
+
+def find_front_matter(lines: list[str]) -> int | None:
+    """Index of the closing fence line, or None when there is no front matter."""
+    if not lines or not _FENCE.match(lines[0]):
+        return None
+    for index in range(1, len(lines)):
+        if _FENCE.match(lines[index]):
+            return index
+    return None
+
+
+_MD: Any = None
+
+
+def _markdown() -> Any:
+    global _MD
+    if _MD is None:
+        from markdown_it import MarkdownIt
+
+        md = MarkdownIt("commonmark")
+        md.disable("inline")  # headings are inline-parsed on their own; the rest never needs it
+        _MD = md
+    return _MD
+
+
+def heading_text(md: Any, content: str, env: dict[str, Any]) -> str:
+    """The text of an H2 as the reference extracts it: direct text children only, then trimmed."""
+    children: list[Any] = []
+    md.inline.parse(content, md, env, children)
+    parts: list[str] = []
+    depth = 0
+    for token in children:
+        kind = token.type
+        if kind.endswith("_open"):
+            depth += 1
+        elif kind.endswith("_close"):
+            depth -= 1
+        elif depth == 0:
+            if kind in ("text", "text_special", "code_inline", "html_inline"):
+                parts.append(token.content)
+            elif kind == "softbreak":
+                parts.append("\n")
+    return js_trim("".join(parts))
+
+
+def parse_document(text: str) -> ParsedDocument:
+    """Parse the whole document; YAML errors become `error`, never exceptions."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = split_lines(text)
+    doc = ParsedDocument(lines=lines)
+    blocks: list[tuple[str, str, int]] = []  # (label, yaml text, line offset)
+    close = find_front_matter(lines)
+    md_lines = lines
+    if close is not None:
+        # the block text keeps its original line endings (minus one leading/trailing line ending)
+        starts = [0]
+        for match in _LINE_SPLIT.finditer(text):
+            starts.append(match.end())
+        body_start = starts[1]
+        body_end = starts[close] - len(_ending_before(text, starts[close]))
+        yaml_text = text[body_start:body_end] if close > 1 else ""
+        blocks.append(("frontmatter", yaml_text, 1))
+        md_lines = [""] * (close + 1) + lines[close + 1 :]
+        doc.body_start = close + 1
+    md = _markdown()
+    env: dict[str, Any] = {}
+    tokens = md.parse("\n".join(md_lines), env)
+    code_count = 0
+    for index, token in enumerate(tokens):
+        if token.type == "fence":
+            info = token.info.strip()
+            lang = info.split(None, 1)[0] if info else ""
+            if lang in ("yaml", "yml"):
+                code_count += 1
+                start = token.map[0] if token.map else 0
+                blocks.append((f"code block {code_count}", token.content, start + 1))
+        elif token.type == "heading_open" and token.tag == "h2":
+            inline = tokens[index + 1]
+            title = heading_text(md, inline.content, env)
+            if title:
+                start, end = token.map or (0, 1)
+                doc.headings.append(Heading(title, start + 1, end + 1))
+    if not blocks:
+        doc.error = ParseError("NO_YAML_FOUND", NO_YAML_MESSAGE)
+        return doc
+    _merge(doc, blocks)
+    return doc
+
+
+def _ending_before(text: str, pos: int) -> str:
+    if pos >= 2 and text[pos - 2 : pos] == "\r\n":
+        return "\r\n"
+    if pos >= 1 and text[pos - 1] in "\r\n":
+        return text[pos - 1]
+    return ""
+
+
+def _merge(doc: ParsedDocument, blocks: list[tuple[str, str, int]]) -> None:
+    owner: dict[str, str] = {}
+    for label, yaml_text, offset in blocks:
+        try:
+            value = load_block(yaml_text, offset)
+        except YamlError as exc:
+            line = exc.line + offset if exc.line is not None else offset
+            doc.error = ParseError("YAML_PARSE_ERROR", exc.message, line)
+            return
+        if not value or not isinstance(value, (dict, list)):
+            continue
+        if isinstance(value, list):
+            item_lines = getattr(value, "item_lines", [])
+            key_lines = {str(i): item_lines[i] if i < len(item_lines) else offset for i in range(len(value))}
+            value = {str(i): v for i, v in enumerate(value)}
+        else:
+            key_lines = dict(getattr(value, "key_lines", {}))
+        for key in value:
+            if key in owner:
+                doc.error = ParseError(
+                    "DUPLICATE_SECTION",
+                    f"Section '{key}' is defined in both {owner[key]} and {label}.",
+                    key_lines.get(key, offset),
+                )
+                return
+            owner[key] = label
+            doc.keys.append(key)
+            doc.key_lines[key] = key_lines.get(key, offset)
+        doc.data.update(value)
+    # the merged object is a plain JS object too: integer-like keys enumerate first
+    order = js_order(list(doc.data))
+    doc.data = {k: doc.data[k] for k in order}

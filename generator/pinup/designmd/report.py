@@ -1,0 +1,72 @@
+"""Serialise lint results: reference JSON, reference Markdown, and `text` for people."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Protocol
+
+
+class _FindingLike(Protocol):
+    severity: str
+    path: str | None
+    message: str
+    rule: str | None
+    line: int | None
+
+    def reference_dict(self) -> dict[str, Any]: ...
+
+
+def to_json(findings: list[Any], summary: dict[str, int]) -> str:
+    """`JSON.stringify(report, null, 2)` plus the newline `console.log` adds."""
+    report = {"findings": [f.reference_dict() for f in findings], "summary": summary}
+    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+
+
+def to_markdown(findings: list[Any], summary: dict[str, int]) -> str:
+    """The reference's Markdown report, byte for byte (it ends with a blank line)."""
+    out = "# Lint Report\n\n"
+    out += f"**{summary['errors']} errors**, **{summary['warnings']} warnings**, **{summary['infos']} infos**\n"
+    if findings:
+        out += "\n## Findings\n\n"
+        for f in findings:
+            location = f" `{f.path}`:" if f.path else ":"
+            out += f"- **{f.severity}**{location} {f.message}\n"
+    return out + "\n"
+
+
+def use_color(stream: Any) -> bool:
+    """Colour only on a TTY, never when NO_COLOR is set (any value)."""
+    if "NO_COLOR" in os.environ:
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+_COLORS = {"error": "\x1b[31m", "warning": "\x1b[33m", "info": "\x1b[36m"}
+_DIM = "\x1b[2m"
+_RESET = "\x1b[0m"
+
+
+def to_text(findings: list[Any], summary: dict[str, int], *, source_name: str = "DESIGN.md", color: bool = False) -> str:
+    """A report for people: `file:line: severity [rule] path: message`, then the counts."""
+    out: list[str] = []
+    for f in findings:
+        where = f"{source_name}:{f.line}" if f.line else source_name
+        severity = f.severity
+        if color:
+            severity = f"{_COLORS[f.severity]}{severity}{_RESET}"
+            where = f"{_DIM}{where}{_RESET}"
+        rule = f" [{f.rule}]" if f.rule else ""
+        path = f" {f.path}:" if f.path else ""
+        message = f.message.rstrip("\n").replace("\n", "\n    ")
+        out.append(f"{where}: {severity}{rule}{path} {message}")
+    counts = (
+        f"{summary['errors']} error{'s' if summary['errors'] != 1 else ''}, "
+        f"{summary['warnings']} warning{'s' if summary['warnings'] != 1 else ''}, "
+        f"{summary['infos']} info{'s' if summary['infos'] != 1 else ''}"
+    )
+    if out:
+        out.append("")
+    out.append(counts)
+    return "\n".join(out) + "\n"

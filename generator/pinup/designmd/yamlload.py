@@ -1,0 +1,386 @@
+"""Load one YAML block the way the reference's `yaml` 2.x library does (YAML 1.2 core schema).
+
+ruamel.yaml only composes the node tree (so we get marks for line numbers); the
+scalars are resolved here, by the YAML 1.2 core rules the reference uses: `yes`
+and `on` stay strings, `0777` is 777, `<<` is an ordinary key, duplicate keys
+are errors, and mappings enumerate keys in JavaScript object order (integer-like
+keys first, ascending). Every mapping and sequence remembers the 1-based source
+line of each of its entries.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from pinup.designmd.jsnum import js_number
+
+
+class YDict(dict):  # type: ignore[type-arg]
+    """A mapping that remembers the source line of each key (and its own)."""
+
+    __slots__ = ("key_lines", "line")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.key_lines: dict[str, int] = {}
+        self.line = 0
+
+
+class YList(list):  # type: ignore[type-arg]
+    """A sequence that remembers the source line of each item."""
+
+    __slots__ = ("item_lines", "line")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.item_lines: list[int] = []
+        self.line = 0
+
+
+class YamlError(Exception):
+    """A YAML error with the message formatted like the reference's (`… at line L, column C:` + excerpt)."""
+
+    def __init__(self, message: str, line: int | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line  # 1-based, relative to the block
+
+
+_INT_LIKE = re.compile(r"^(?:0|[1-9][0-9]*)\Z")
+_NULL = {"", "~", "null", "Null", "NULL"}
+_TRUE = {"true", "True", "TRUE"}
+_FALSE = {"false", "False", "FALSE"}
+_INT = re.compile(r"^[-+]?[0-9]+\Z")
+_OCT = re.compile(r"^0o[0-7]+\Z")
+_HEX = re.compile(r"^0x[0-9a-fA-F]+\Z")
+_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)\Z")
+_EXP = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+\Z")
+_INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)\Z")
+_NAN = re.compile(r"^\.(?:nan|NaN|NAN)\Z")
+_PLAIN = "tag:pinup:plain"
+_NUL_SUB = "\U0010fffe"
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def is_int_like(key: str) -> bool:
+    """True for keys JavaScript enumerates first (canonical array indices)."""
+    return bool(_INT_LIKE.match(key)) and int(key) <= 4294967294
+
+
+def js_order(keys: list[str]) -> list[str]:
+    """Keys in JavaScript object enumeration order."""
+    ints = [k for k in keys if is_int_like(k)]
+    if not ints:
+        return keys
+    ints.sort(key=int)
+    return ints + [k for k in keys if not is_int_like(k)]
+
+
+def resolve_plain(text: str) -> Any:
+    """A plain scalar by the YAML 1.2 core schema."""
+    if text in _NULL:
+        return None
+    first = text[0]
+    if first in "tTfF":
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        return text
+    if first in "0123456789+-.":
+        if _INT.match(text):
+            value = int(text)
+            return float(value) if abs(value) > 2**53 else value
+        if _OCT.match(text):
+            return int(text[2:], 8)
+        if _HEX.match(text):
+            return int(text[2:], 16)
+        if _FLOAT.match(text) or _EXP.match(text):
+            return float(text)
+        if _INF.match(text):
+            return -math.inf if text.startswith("-") else math.inf
+        if _NAN.match(text):
+            return math.nan
+    return text
+
+
+def js_string(value: Any) -> str:
+    """JavaScript `String(value)` for YAML values (used for keys and in messages)."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, (int, float)):
+        return js_number(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return ",".join("" if v is None else js_string(v) for v in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    return str(value)
+
+
+def _key_string(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return "[ " + ", ".join(_key_string(v) for v in value) + " ]" if value else "[]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{_key_string(k)}: {_key_string(v)}" for k, v in value.items())
+        return "{ " + inner + " }" if value else "{}"
+    return js_string(value)
+
+
+def _dup_identity(value: Any) -> tuple[str, Any]:
+    if value is None:
+        return ("null", None)
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, (int, float)):
+        return ("num", float(value))
+    if isinstance(value, str):
+        return ("str", value)
+    return ("obj", id(value))
+
+
+def prettify(source: str, message: str, line: int, col: int, count: int = 1) -> str:
+    """Append ` at line L, column C:` and a code excerpt with a caret, as the `yaml` library does."""
+    lines = source.splitlines(keepends=True) or [""]
+    message += f" at line {line}, column {col}"
+    if line - 1 >= len(lines):
+        return message
+    ci = col - 1
+    line_str = lines[line - 1].rstrip("\r\n")
+    if ci >= 60 and len(line_str) > 80:
+        trim = min(ci - 39, len(line_str) - 79)
+        line_str = "…" + line_str[trim:]
+        ci -= trim - 1
+    if len(line_str) > 80:
+        line_str = line_str[:79] + "…"
+    if line > 1 and re.fullmatch(r" *", line_str[:ci]):
+        prev = lines[line - 2]
+        if len(prev) > 80:
+            prev = prev[:79] + "…\n"
+        line_str = prev + line_str
+    if re.search(r"[^ ]", line_str):
+        pointer = " " * ci + "^" * max(1, count)
+        message += f":\n\n{line_str}\n{pointer}\n"
+    return message
+
+
+def _resolver_class() -> type:
+    from ruamel.yaml.nodes import ScalarNode, SequenceNode
+    from ruamel.yaml.resolver import BaseResolver
+    from ruamel.yaml.tag import Tag
+
+    class PlainResolver(BaseResolver):
+        """Marks untagged plain scalars so we resolve them ourselves (YAML 1.2 core)."""
+
+        def __init__(self, version: Any = None, loader: Any = None, loadumper: Any = None) -> None:
+            super().__init__(loadumper=loadumper if loadumper is not None else loader)
+
+        @property
+        def processing_version(self) -> Any:
+            return (1, 2)
+
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+            if kind is ScalarNode:
+                if implicit[0]:
+                    return Tag(suffix=_PLAIN)
+                return self.DEFAULT_SCALAR_TAG
+            if kind is SequenceNode:
+                return self.DEFAULT_SEQUENCE_TAG
+            return self.DEFAULT_MAPPING_TAG
+
+    return PlainResolver
+
+
+def _scanner_classes() -> tuple[type, type]:
+    """A ruamel scanner that treats tabs as the `yaml` library does (separation yes, indentation no),
+    and a reader that accepts every character (the `yaml` library does not reject control characters)."""
+    from ruamel.yaml.reader import Reader
+    from ruamel.yaml.scanner import Scanner
+
+    class TabScanner(Scanner):
+        def _tab_allowed(self) -> bool:
+            if self.flow_level > 0:
+                return True
+            reader = self.reader
+            buffer, pointer = reader.buffer, reader.pointer
+            start = buffer.rfind("\n", 0, pointer) + 1
+            return bool(buffer[start:pointer].strip(" \t"))
+
+        def scan_to_next_token(self) -> Any:
+            srp = self.reader.peek
+            srf = self.reader.forward
+            if self.reader.index == 0 and srp() == "\uFEFF":
+                srf()
+            while True:
+                while srp() == " " or (srp() == "\t" and self._tab_allowed()):
+                    srf()
+                if srp() == "#":
+                    while srp() not in "\0\r\n\x85\u2028\u2029":
+                        srf()
+                if self.scan_line_break():
+                    if not self.flow_level:
+                        self.allow_simple_key = True
+                else:
+                    return None
+
+        def scan_plain_spaces(self, indent: Any, start_mark: Any) -> Any:
+            srp = self.reader.peek
+            length = 0
+            while srp(length) in " \t":
+                length += 1
+            if length and srp(length) not in "\r\n\x85\u2028\u2029\0" and srp(length) != "#":
+                whitespaces = self.reader.prefix(length)
+                self.reader.forward(length)
+                return [whitespaces]
+            return super().scan_plain_spaces(indent, start_mark)
+
+    class LenientReader(Reader):
+        def check_printable(self, data: Any) -> None:
+            return None
+
+    return TabScanner, LenientReader
+
+
+class _Builder:
+    def __init__(self, source: str, line_offset: int) -> None:
+        self.source = source
+        self.offset = line_offset
+        self.memo: dict[int, Any] = {}
+
+    def build(self, node: Any, indent: int = -1) -> Any:
+        from ruamel.yaml.nodes import MappingNode, SequenceNode
+
+        key = id(node)
+        if key in self.memo:
+            return self.memo[key]
+        if isinstance(node, MappingNode):
+            return self._mapping(node)
+        if isinstance(node, SequenceNode):
+            out = YList()
+            out.line = node.start_mark.line + 1 + self.offset
+            self.memo[key] = out
+            child_indent = -1 if node.flow_style else node.start_mark.column
+            for item in node.value:
+                out.append(self.build(item, child_indent))
+                out.item_lines.append(item.start_mark.line + 1 + self.offset)
+            return out
+        if indent >= 0 and node.style in ('"', "'") and node.end_mark.line > node.start_mark.line:
+            self._check_quoted(node, indent)
+        return self._scalar(node)
+
+    def _check_quoted(self, node: Any, indent: int) -> None:
+        """A multi-line quoted scalar in block context must indent its continuation lines past its parent."""
+        lines = self.source.split("\n")
+        first = node.start_mark.line
+        for number in range(first + 1, node.end_mark.line + 1):
+            if number >= len(lines):
+                break
+            text = lines[number].rstrip("\r")
+            if not text.strip(" \t"):
+                continue
+            if len(text) - len(text.lstrip(" ")) <= indent:
+                quote = "\"quote" if node.style == '"' else "'quote"
+                col = len(lines[first].rstrip("\r")) + 1
+                raise YamlError(prettify(self.source, f"Missing closing {quote}", first + 1, col), first + 1)
+
+    def _scalar(self, node: Any) -> Any:
+        tag = str(node.tag)
+        text = node.value
+        if _NUL_SUB in text:
+            text = text.replace(_NUL_SUB, "\x00")
+        if tag == _PLAIN:
+            return resolve_plain(text)
+        if tag in ("tag:yaml.org,2002:str", "!!str"):
+            return text
+        if tag.startswith("tag:yaml.org,2002:") and tag.rsplit(":", 1)[-1] in ("int", "float", "bool", "null"):
+            return resolve_plain(text) if node.style is None else text
+        return text
+
+    def _mapping(self, node: Any) -> YDict:
+        out = YDict()
+        out.line = node.start_mark.line + 1 + self.offset
+        self.memo[id(node)] = out
+        seen: set[tuple[str, Any]] = set()
+        block = not node.flow_style
+        for key_node, value_node in node.value:
+            key_value = self.build(key_node)
+            ident = _dup_identity(key_value)
+            if ident in seen:
+                mark = key_node.start_mark
+                raise YamlError(
+                    prettify(self.source, "Map keys must be unique", mark.line + 1, mark.column + 1),
+                    mark.line + 1,
+                )
+            seen.add(ident)
+            key = _key_string(key_value)
+            out[key] = self.build(value_node, key_node.start_mark.column if block else -1)
+            out.key_lines.setdefault(key, key_node.start_mark.line + 1 + self.offset)
+        order = js_order(list(out))
+        if order != list(out):
+            items = [(k, dict.__getitem__(out, k)) for k in order]
+            dict.clear(out)
+            for k, v in items:
+                dict.__setitem__(out, k, v)
+        return out
+
+
+def _error_from_ruamel(source: str, exc: Exception) -> YamlError:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    text = str(problem)
+    if "expected a single document" in text or "but found another document" in text:
+        text = "Source contains multiple documents; please use YAML.parseAllDocuments()"
+    elif "'\\t'" in text:
+        text = "Tabs are not allowed as indentation"
+    else:
+        text = "YAML syntax error: " + text[:1].lower() + text[1:]
+    context = str(getattr(exc, "context", "") or "")
+    if "quoted scalar" in context and "end of stream" in text:
+        start = getattr(exc, "context_mark", None)
+        if start is not None:
+            quote = "'quote" if source[start.index : start.index + 1] == "'" else '"quote'
+            line = source.split("\n")[start.line].rstrip("\r")
+            return YamlError(prettify(source, f"Missing closing {quote}", start.line + 1, len(line) + 1), start.line + 1)
+    if mark is None:
+        return YamlError(text, None)
+    return YamlError(prettify(source, text, mark.line + 1, mark.column + 1), mark.line + 1)
+
+
+def load_block(text: str, line_offset: int = 0) -> Any:
+    """Parse one YAML block; lines in the result are `line_offset` + the block's own 1-based line.
+
+    Raises `YamlError` (message shaped like the reference's) on any YAML error.
+    """
+    from ruamel.yaml.main import YAML
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.Resolver = _resolver_class()
+    yaml.Scanner, yaml.Reader = _scanner_classes()
+    yaml.allow_duplicate_keys = True
+    if "\x00" in text:
+        # ruamel uses NUL as its end-of-input marker; carry NULs through as a placeholder
+        text = text.replace("\x00", _NUL_SUB)
+    if "\r" in text:
+        # the `yaml` library ends lines only at \n (and \r\n): a lone CR does not break a line
+        text = _LONE_CR.sub(" ", text)
+    try:
+        node = yaml.compose(text)
+    except RecursionError:
+        raise YamlError("YAML nesting is too deep", None) from None
+    except Exception as exc:  # ruamel raises many error classes; all mean "bad YAML"
+        raise _error_from_ruamel(text, exc) from None
+    if node is None:
+        return None
+    try:
+        return _Builder(text, line_offset).build(node)
+    except RecursionError:
+        raise YamlError("YAML nesting is too deep", None) from None

@@ -1,0 +1,238 @@
+"""Check that a model's answer is one self-contained HTML document.
+
+Why: a variant runs in the reviewer's browser, so it must load nothing from the
+network and must be exactly one page. Harmless problems are stripped (stylesheet
+links, `@import`, network `url()` in CSS, outbound hrefs, images from the web);
+what cannot be made safe by stripping (external or remote scripts, frames,
+embeds, network calls in inline script, no document, two documents, a cut-off
+document) raises `InvalidOutput`, and the runner asks for that variant again.
+The parser is the standard library's `html.parser`, not regular expressions
+over markup; regexes only scan CSS and script text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+#: Schemes (or protocol-relative `//`) that fetch from the network.
+_NETWORK = re.compile(r"^\s*(?:(?:https?|wss?|ftp):|//)", re.IGNORECASE)
+#: Namespace URIs are identifiers, not fetches (inline SVG uses them).
+_NAMESPACE = re.compile(r"^\s*https?://www\.w3\.org/", re.IGNORECASE)
+_SCRIPT_URL = re.compile(r"""(?i)\b(?:https?|wss?|ftp)://[^\s'"`)<>]+""")
+_CSS_IMPORT = re.compile(r"(?is)@import\b[^;]*;?")
+_CSS_URL = re.compile(r"""(?is)url\(\s*(['"]?)(.*?)\1\s*\)""")
+_FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n(.*?)```", re.DOTALL)
+_DOC_START = re.compile(r"(?is)<!doctype\s+html\b[^>]*>|<html\b")
+_DOC_END = re.compile(r"(?is)</html\s*>")
+
+URL_ATTRS = frozenset(
+    {"src", "href", "srcset", "poster", "data", "action", "formaction", "background", "xlink:href", "ping",
+     "manifest", "codebase", "cite", "longdesc", "lowsrc", "dynsrc", "icon", "imagesrcset"}
+)
+#: Elements whose network source would run or embed foreign code: reject.
+_FATAL_ELEMENTS = frozenset({"script", "iframe", "frame", "embed", "object", "applet", "portal"})
+#: Elements removed outright (void elements, so the start tag is the element).
+_STRIP_ELEMENTS = frozenset({"link", "base"})
+
+
+class InvalidOutput(ValueError):
+    """The answer cannot be used as a variant; the reason goes into the retry prompt."""
+
+
+@dataclass
+class ValidatedHTML:
+    """A document ready to save, and what was stripped from it on the way."""
+
+    html: str
+    stripped: list[str] = field(default_factory=list)
+
+
+def is_network_url(value: str | None) -> bool:
+    return bool(value) and bool(_NETWORK.match(value or "")) and not _NAMESPACE.match(value or "")
+
+
+def _srcset_has_network(value: str) -> bool:
+    return any(is_network_url(part.strip().split(" ")[0]) for part in value.split(",") if part.strip())
+
+
+def _clean_css(css: str, stripped: list[str], where: str) -> str:
+    """Drop `@import` rules and network `url()` references from CSS text."""
+
+    def drop_import(match: re.Match[str]) -> str:
+        stripped.append(f"@import in {where}")
+        return ""
+
+    def drop_url(match: re.Match[str]) -> str:
+        target = match.group(2)
+        if is_network_url(target):
+            stripped.append(f"network url() in {where}: {target[:80]}")
+            return "none"
+        return match.group(0)
+
+    return _CSS_URL.sub(drop_url, _CSS_IMPORT.sub(drop_import, css))
+
+
+class _Scanner(HTMLParser):
+    """Collects edits (offset ranges to replace) and fatal problems."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.text = text
+        self.line_starts = [0]
+        for i, ch in enumerate(text):
+            if ch == "\n":
+                self.line_starts.append(i + 1)
+        self.edits: list[tuple[int, int, str]] = []
+        self.stripped: list[str] = []
+        self.fatal: list[str] = []
+        self.html_tags = 0
+        self.doctypes = 0
+        self.has_body = False
+        self._raw_tag: str | None = None
+
+    def _offset(self) -> int:
+        line, col = self.getpos()
+        return self.line_starts[line - 1] + col
+
+    def handle_decl(self, decl: str) -> None:
+        if decl.lower().startswith("doctype"):
+            self.doctypes += 1
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._tag(tag, attrs, self_closing=False)
+        if tag in ("script", "style"):
+            self._raw_tag = tag
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._tag(tag, attrs, self_closing=True)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == self._raw_tag:
+            self._raw_tag = None
+
+    def handle_data(self, data: str) -> None:
+        if self._raw_tag == "script":
+            for url in _SCRIPT_URL.findall(data):
+                if not _NAMESPACE.match(url):
+                    self.fatal.append(f"inline script refers to a network URL ({url[:80]})")
+                    break
+        elif self._raw_tag == "style":
+            cleaned = _clean_css(data, self.stripped, "<style>")
+            if cleaned != data:
+                start = self._offset()
+                self.edits.append((start, start + len(data), cleaned))
+
+    def _tag(self, tag: str, attrs: list[tuple[str, str | None]], *, self_closing: bool) -> None:
+        raw = self.get_starttag_text() or ""
+        start = self._offset()
+        end = start + len(raw)
+        if tag == "html":
+            self.html_tags += 1
+        if tag == "body":
+            self.has_body = True
+        values = {name: (value or "") for name, value in attrs}
+        if tag == "script" and "src" in values and not values["src"].strip().lower().startswith("data:"):
+            self.fatal.append(f"external script <script src={values['src'][:80]!r}>")
+            return
+        if tag in _FATAL_ELEMENTS and tag != "script":
+            for name in ("src", "data", "href", "codebase"):
+                if is_network_url(values.get(name)):
+                    self.fatal.append(f"<{tag}> loads a network URL ({values[name][:80]})")
+                    return
+        if tag in _STRIP_ELEMENTS:
+            href = values.get("href", "")
+            if tag == "base" or not href.strip().lower().startswith("data:"):
+                self.stripped.append(f"<{tag}> {href[:80]}".rstrip())
+                self.edits.append((start, end, ""))
+            return
+        if tag == "meta" and values.get("http-equiv", "").lower() == "refresh":
+            self.stripped.append("<meta http-equiv=refresh>")
+            self.edits.append((start, end, ""))
+            return
+        changed = False
+        new_attrs: list[tuple[str, str | None]] = []
+        for name, value in attrs:
+            if name.startswith("xmlns"):
+                new_attrs.append((name, value))
+                continue
+            if name in URL_ATTRS and value:
+                bad = _srcset_has_network(value) if name.endswith("srcset") else is_network_url(value)
+                if bad:
+                    changed = True
+                    self.stripped.append(f"<{tag} {name}> {value[:80]}")
+                    if tag in ("a", "area") and name == "href":
+                        new_attrs.append((name, "#"))
+                    continue
+            if name == "style" and value:
+                cleaned = _clean_css(value, self.stripped, f"<{tag} style>")
+                if cleaned != value:
+                    changed = True
+                    value = cleaned
+            new_attrs.append((name, value))
+        if changed:
+            self.edits.append((start, end, _render_tag(tag, new_attrs, self_closing or raw.rstrip().endswith("/>"))))
+
+
+def _render_tag(tag: str, attrs: list[tuple[str, str | None]], self_closing: bool) -> str:
+    parts = [tag]
+    for name, value in attrs:
+        parts.append(name if value is None else f'{name}="{html.escape(value, quote=True)}"')
+    return "<" + " ".join(parts) + (" />" if self_closing else ">")
+
+
+def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
+    for start, end, replacement in sorted(edits, key=lambda e: e[0], reverse=True):
+        text = text[:start] + replacement + text[end:]
+    return text
+
+
+def _scan(text: str) -> _Scanner:
+    scanner = _Scanner(text)
+    scanner.feed(text)
+    scanner.close()
+    return scanner
+
+
+def extract_document(answer: str) -> tuple[str, list[str]]:
+    """The one HTML document in a model answer (fences and chatter removed)."""
+    notes: list[str] = []
+    text = answer
+    for block in _FENCE.findall(answer):
+        if _DOC_START.search(block):
+            text = block
+            notes.append("markdown code fence")
+            break
+    starts = list(_DOC_START.finditer(text))
+    if not starts:
+        raise InvalidOutput("no HTML document in the answer (expected <!DOCTYPE html> … </html>)")
+    ends = list(_DOC_END.finditer(text))
+    if not ends:
+        raise InvalidOutput("the HTML document is incomplete (no closing </html>; was the answer cut off?)")
+    begin, finish = starts[0].start(), ends[-1].end()
+    if text[:begin].strip() or text[finish:].strip():
+        notes.append("text outside the HTML document")
+    return text[begin:finish], notes
+
+
+def validate_html(answer: str) -> ValidatedHTML:
+    """Return a clean, self-contained document or raise InvalidOutput."""
+    document, notes = extract_document(answer)
+    scan = _scan(document)
+    if scan.html_tags > 1 or scan.doctypes > 1:
+        raise InvalidOutput("the answer holds more than one HTML document; send exactly one")
+    if scan.html_tags == 0:
+        raise InvalidOutput("no <html> element in the answer")
+    if not scan.has_body:
+        raise InvalidOutput("the HTML document has no <body>")
+    if scan.fatal:
+        raise InvalidOutput("; ".join(dict.fromkeys(scan.fatal)))
+    cleaned = _apply(document, scan.edits)
+    if scan.doctypes == 0:
+        cleaned = "<!DOCTYPE html>\n" + cleaned
+    again = _scan(cleaned)
+    if again.fatal or again.edits:
+        raise InvalidOutput("the HTML could not be made self-contained")
+    return ValidatedHTML(html=cleaned.rstrip() + "\n", stripped=notes + scan.stripped)

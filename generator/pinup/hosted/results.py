@@ -1,0 +1,307 @@
+"""Aggregate every reviewer's feedback on a board, and render the static results pages.
+
+Counting rules (documented in docs/deployment.md):
+- one round at a time: the board's current round (manifest), else the latest round seen;
+- one final vote per reviewer browser: among final submissions with the same clientId in a
+  round only the latest counts (submissions without a clientId each count);
+- a pick tally tie has several leaders and no winner; a variant nobody rated has no mean/median;
+- regenerate requests are listed, never counted as votes.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from pinup.hosted.records import LoadedRecords, StoredRecord
+
+
+class Note(BaseModel):
+    """A piece of reviewer text with who wrote it and when."""
+
+    id: str
+    reviewer: str | None = None
+    text: str
+    receivedAt: str = ""
+
+
+class VariantResult(BaseModel):
+    id: str
+    label: str | None = None
+    picks: int = 0
+    pick_share: float = 0.0
+    ratings: list[int] = Field(default_factory=list)
+    mean: float | None = None
+    median: float | None = None
+    comments: list[Note] = Field(default_factory=list)
+
+    @property
+    def rating_count(self) -> int:
+        return len(self.ratings)
+
+
+class RegenerateRequest(BaseModel):
+    id: str
+    reviewer: str | None = None
+    action: str
+    remixSpec: dict[str, Any] | None = None
+    overall: str | None = None
+    receivedAt: str = ""
+
+
+class BoardResults(BaseModel):
+    """Everything `pinup results` prints and results.html shows, for one board and round."""
+
+    board: str
+    title: str | None = None
+    round: int | None = None
+    rounds_seen: list[int] = Field(default_factory=list)
+    submissions: int = 0
+    reviewers: int = 0
+    variants: list[VariantResult] = Field(default_factory=list)
+    leaders: list[str] = Field(default_factory=list)
+    winner: str | None = None
+    no_pick: int = 0
+    overall: list[Note] = Field(default_factory=list)
+    regenerate: list[RegenerateRequest] = Field(default_factory=list)
+    skipped_files: int = 0
+
+
+def _rating(value: Any) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return int(value) if 1 <= value <= 5 and float(value).is_integer() else None
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    return None
+
+
+def latest_votes(finals: Iterable[StoredRecord]) -> list[StoredRecord]:
+    """One vote per clientId (the latest); records without a clientId each count once."""
+    by_client: dict[str, StoredRecord] = {}
+    anonymous: list[StoredRecord] = []
+    for record in sorted(finals, key=lambda r: (r.receivedAt, r.id)):
+        if record.clientId:
+            by_client[record.clientId] = record
+        else:
+            anonymous.append(record)
+    return sorted([*by_client.values(), *anonymous], key=lambda r: (r.receivedAt, r.id))
+
+
+def aggregate(
+    board: str,
+    loaded: LoadedRecords | Sequence[StoredRecord],
+    *,
+    variants: Sequence[tuple[str, str | None]] | None = None,
+    title: str | None = None,
+    round: int | None = None,
+) -> BoardResults:
+    """Tally picks, ratings and comments for `board` in one round (see the module docstring)."""
+    records = list(loaded.records if isinstance(loaded, LoadedRecords) else loaded)
+    skipped = len(loaded.skipped) if isinstance(loaded, LoadedRecords) else 0
+    records = [r for r in records if not r.board or r.board == board]
+    rounds_seen = sorted({r.round for r in records if r.round is not None})
+    chosen = round if round is not None else (rounds_seen[-1] if rounds_seen else None)
+    if chosen is not None:
+        records = [r for r in records if r.round == chosen]
+
+    finals = latest_votes(r for r in records if not r.is_regenerate)
+    requests = [r for r in records if r.is_regenerate]
+
+    results: dict[str, VariantResult] = {}
+    for vid, label in variants or ():
+        results[vid] = VariantResult(id=vid, label=label)
+
+    def slot(vid: str) -> VariantResult:
+        if vid not in results:
+            results[vid] = VariantResult(id=vid)
+        return results[vid]
+
+    overall: list[Note] = []
+    no_pick = 0
+    for rec in finals:
+        if rec.preferred:
+            slot(rec.preferred).picks += 1
+        else:
+            no_pick += 1
+        for vid, value in rec.ratings.items():
+            rating = _rating(value)
+            if rating is not None:
+                slot(vid).ratings.append(rating)
+        for vid, value in rec.comments.items():
+            text = _text(value)
+            if text:
+                slot(vid).comments.append(Note(id=rec.id, reviewer=rec.reviewer, text=text, receivedAt=rec.receivedAt))
+        text = _text(rec.overall)
+        if text:
+            overall.append(Note(id=rec.id, reviewer=rec.reviewer, text=text, receivedAt=rec.receivedAt))
+
+    votes = len(finals)
+    for result in results.values():
+        result.pick_share = round_to(result.picks / votes if votes else 0.0, 4)
+        if result.ratings:
+            result.mean = round_to(statistics.fmean(result.ratings), 3)
+            result.median = float(statistics.median(result.ratings))
+
+    top = max((v.picks for v in results.values()), default=0)
+    leaders = [v.id for v in results.values() if top > 0 and v.picks == top]
+    reviewers = {r.clientId or f"record:{r.id}" for r in records}
+    return BoardResults(
+        board=board,
+        title=title,
+        round=chosen,
+        rounds_seen=rounds_seen,
+        submissions=votes,
+        reviewers=len(reviewers),
+        variants=list(results.values()),
+        leaders=leaders,
+        winner=leaders[0] if len(leaders) == 1 else None,
+        no_pick=no_pick,
+        overall=overall,
+        regenerate=[
+            RegenerateRequest(
+                id=r.id,
+                reviewer=r.reviewer,
+                action=r.regenerateAction or "regenerate",
+                remixSpec=r.remixSpec,
+                overall=_text(r.overall),
+                receivedAt=r.receivedAt,
+            )
+            for r in requests
+        ],
+        skipped_files=skipped,
+    )
+
+
+def round_to(value: float, digits: int) -> float:
+    return float(f"{value:.{digits}f}")
+
+
+# -- board metadata ------------------------------------------------------------------------------
+
+
+def board_meta_from_src(src: Path, board: str) -> tuple[str | None, int | None, list[tuple[str, str | None]]] | None:
+    """(title, round, [(variant id, label)]) from `src/boards/<slug>/board.yaml`, or None."""
+    folder = Path(src) / "boards" / board
+    if not (folder / "board.yaml").is_file():
+        return None
+    try:
+        from pinup.boards.spec import parse_board_yaml
+    except ImportError:  # pragma: no cover - boards workstream not installed
+        return None
+    try:
+        spec = parse_board_yaml(folder / "board.yaml")
+    except Exception:  # a broken board.yaml is the build's error to report, not ours
+        return None
+    return spec.title, spec.round, [(v.id, v.label) for v in spec.variants]
+
+
+def board_meta_from_manifest(manifest: dict[str, Any] | None) -> tuple[str | None, int | None, list[tuple[str, str | None]]] | None:
+    if not manifest or not isinstance(manifest.get("variants"), list):
+        return None
+    round_ = manifest.get("round")
+    return (
+        manifest.get("title") if isinstance(manifest.get("title"), str) else None,
+        round_ if isinstance(round_, int) and not isinstance(round_, bool) else None,
+        [(str(v), None) for v in manifest["variants"]],
+    )
+
+
+# -- static pages -------------------------------------------------------------------------------
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "results"
+
+
+def _env(options: Any) -> Any:
+    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+
+    loaders = []
+    custom = getattr(options, "templates", None)
+    if custom and (Path(custom) / "results").is_dir():
+        loaders.append(FileSystemLoader(str(Path(custom) / "results")))
+    loaders.append(FileSystemLoader(str(TEMPLATES)))
+    return Environment(
+        loader=ChoiceLoader(loaders),
+        autoescape=True,  # every reviewer string is user text
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+FALLBACK_THEME = (
+    ":root{--pinup-bg:#ffffff;--pinup-surface:#f5f5f7;--pinup-text:#1b1b1f;--pinup-muted:#5b5b66;"
+    "--pinup-primary:#2f5bd3;--pinup-on-primary:#ffffff;--pinup-border:#d0d0d7;--pinup-radius:8px;"
+    "--pinup-font-body:system-ui,sans-serif;--pinup-font-heading:system-ui,sans-serif;"
+    "--pinup-font-mono:ui-monospace,monospace}"
+    "[data-theme=dark]{--pinup-bg:#131316;--pinup-surface:#1d1d22;--pinup-text:#ececf1;"
+    "--pinup-muted:#a6a6b3;--pinup-border:#3a3a44}"
+)
+
+
+def _theme(src: Path) -> tuple[str, str]:
+    """(theme CSS, site name) from the workspace's DESIGN.md, or a neutral fallback."""
+    try:
+        from pinup.designmd.lint import lint_path
+        from pinup.theme import theme_css
+
+        design = lint_path(Path(src) / "DESIGN.md").design
+        return theme_css(design), (design.name or "pinup")
+    except Exception:  # theming is cosmetic; results must render regardless
+        return FALLBACK_THEME, "pinup"
+
+
+def render_results_page(results: BoardResults, *, theme_css: str, site_name: str, store_label: str, options: Any = None) -> str:
+    template = _env(options).get_template("results.html.j2")
+    return template.render(r=results, theme_css=theme_css, site_name=site_name, store_label=store_label)
+
+
+def default_store(src: Path) -> Path:
+    """The workspace's local store, where `pinup serve` and `pinup feedback pull` write."""
+    return Path(src) / ".pinup" / "feedback"
+
+
+def build_results_pages(src: Path, out: Path, options: Any, writer: Any) -> list[Path]:
+    """Render `out/boards/<slug>/results.html` for every board of the workspace.
+
+    The store is `options.store` (a directory or s3://) or `<src>/.pinup/feedback`. An
+    unreachable S3 store is reported on stderr and leaves the pages out rather than failing
+    the whole build.
+    """
+    import sys
+
+    src, out = Path(src), Path(out)
+    boards_dir = src / "boards"
+    slugs = sorted(p.parent.name for p in boards_dir.glob("*/board.yaml")) if boards_dir.is_dir() else []
+    if not slugs:
+        return []
+    store = getattr(options, "store", None) or default_store(src)
+    endpoint_url = getattr(options, "endpoint_url", None)
+    theme_css, site_name = _theme(src)
+    # never print a bucket name or a local path into a page that may be published
+    label = "hosted feedback store" if str(store).startswith("s3://") else "local feedback store"
+    written: list[Path] = []
+    for slug in slugs:
+        meta = board_meta_from_src(src, slug)
+        title, round_, variants = meta if meta else (None, None, None)
+        try:
+            from pinup.hosted.records import load_records
+
+            loaded = load_records(store, slug, endpoint_url=endpoint_url)
+        except Exception as exc:  # noqa: BLE001 - S3/network trouble must not break the site build
+            print(f"pinup: results for {slug} skipped: cannot read the store ({exc})", file=sys.stderr)
+            continue
+        results = aggregate(slug, loaded, variants=variants, title=title, round=round_)
+        html = render_results_page(
+            results, theme_css=theme_css, site_name=site_name, store_label=label, options=options
+        )
+        writer.write_text(f"boards/{slug}/results.html", html)
+        written.append(out / "boards" / slug / "results.html")
+    return written

@@ -1,0 +1,170 @@
+"""Writes build outputs, skipping files whose content has not changed.
+
+Incremental builds matter when one DESIGN.md among many changes: rewriting
+identical files costs disk time and makes file watchers and rsync/S3 sync
+re-upload everything. A manifest of content hashes (`.pinup-build.json` in the
+output directory) records what the last build wrote; a file is rewritten only
+when its hash differs or it went missing. Files the previous build wrote but
+this one did not are removed, so outputs never go stale; files pinup did not
+write (for example feedback saved by `pinup serve`) are never touched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import threading
+from pathlib import Path, PurePosixPath
+from types import TracebackType
+
+MANIFEST = ".pinup-build.json"
+
+
+class OutputPathError(ValueError):
+    """A relative output path that would land outside the output directory."""
+
+
+class OutputWriter:
+    """Write files under `out_dir` by relative POSIX path; count what was written or skipped."""
+
+    def __init__(self, out_dir: Path | str, clean: bool = False) -> None:
+        self.out_dir = Path(out_dir).resolve()
+        self.written = 0
+        self.skipped = 0
+        self.removed = 0
+        self._lock = threading.Lock()
+        self._seen: dict[str, str] = {}
+        if clean:
+            self._clean()
+        self._previous = self._load_manifest()
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+
+    # -- context manager: the manifest is saved on a successful exit ---------------------
+    def __enter__(self) -> OutputWriter:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if exc_type is None:
+            self.finish()
+        else:  # keep what we know so the next build can still skip unchanged files
+            self._save_manifest({**self._previous, **self._seen})
+
+    def _clean(self) -> None:
+        """Delete a previous build; refuse to empty a directory pinup did not create."""
+        if not self.out_dir.exists():
+            return
+        if not self.out_dir.is_dir():
+            raise OutputPathError(f"{self.out_dir} is not a directory")
+        if any(self.out_dir.iterdir()) and not (self.out_dir / MANIFEST).exists():
+            raise OutputPathError(
+                f"refusing to clean {self.out_dir}: it has files but no {MANIFEST} (not a pinup build)"
+            )
+        shutil.rmtree(self.out_dir)
+
+    def _load_manifest(self) -> dict[str, str]:
+        try:
+            data = json.loads((self.out_dir / MANIFEST).read_text("utf-8"))
+            files = data.get("files", {})
+            return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}
+        except (OSError, ValueError, AttributeError):
+            return {}
+
+    def _save_manifest(self, files: dict[str, str]) -> None:
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        data = {"version": 1, "files": dict(sorted(files.items()))}
+        tmp = self.out_dir / (MANIFEST + ".tmp")
+        tmp.write_text(json.dumps(data, indent=0), "utf-8")
+        os.replace(tmp, self.out_dir / MANIFEST)
+
+    # -- paths ---------------------------------------------------------------------------
+    def path(self, rel: str) -> Path:
+        """The absolute path for `rel`; raises OutputPathError when it escapes out_dir."""
+        if not rel or "\\" in rel or "\x00" in rel:
+            raise OutputPathError(f"invalid output path: {rel!r}")
+        pure = PurePosixPath(rel)
+        if pure.is_absolute() or any(part in ("..", "") for part in pure.parts) or rel.startswith("/"):
+            raise OutputPathError(f"output path escapes the output directory: {rel!r}")
+        if pure.name == MANIFEST:
+            raise OutputPathError(f"{MANIFEST} is reserved")
+        target = (self.out_dir / pure).resolve()
+        if target != self.out_dir and self.out_dir not in target.parents:
+            raise OutputPathError(f"output path escapes the output directory: {rel!r}")
+        return target
+
+    # -- writing -------------------------------------------------------------------------
+    def write_text(self, rel: str, text: str) -> bool:
+        """Write UTF-8 text; returns True if the file was (re)written, False if skipped."""
+        return self.write_bytes(rel, text.encode("utf-8"))
+
+    def write_bytes(self, rel: str, data: bytes) -> bool:
+        target = self.path(rel)
+        key = PurePosixPath(rel).as_posix()
+        digest = hashlib.sha256(data).hexdigest()
+        with self._lock:
+            self._seen[key] = digest
+            unchanged = self._previous.get(key) == digest and target.is_file() and target.stat().st_size == len(data)
+            if unchanged:
+                self.skipped += 1
+                return False
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+        with self._lock:
+            self.written += 1
+        return True
+
+    def copy_file(self, rel: str, src_path: Path | str) -> bool:
+        """Copy a file into the output (by content, so unchanged copies are skipped too)."""
+        return self.write_bytes(rel, Path(src_path).read_bytes())
+
+    def sub(self, prefix: str) -> PrefixedWriter:
+        """A writer for a sub-folder (e.g. one brand of the gallery) sharing this manifest."""
+        self.path(prefix)  # validates the prefix
+        return PrefixedWriter(self, prefix.strip("/"))
+
+    @property
+    def paths(self) -> list[str]:
+        """Relative paths written or confirmed in this build, sorted."""
+        return sorted(self._seen)
+
+    def finish(self) -> None:
+        """Remove outputs of the previous build that this build no longer produces; save the manifest."""
+        for rel in set(self._previous) - set(self._seen):
+            try:
+                target = self.path(rel)
+            except OutputPathError:
+                continue
+            if target.is_file():
+                target.unlink()
+                self.removed += 1
+                parent = target.parent
+                while parent != self.out_dir and parent.is_dir() and not any(parent.iterdir()):
+                    parent.rmdir()
+                    parent = parent.parent
+        self._save_manifest(self._seen)
+        self._previous = dict(self._seen)
+
+
+class PrefixedWriter:
+    """The OutputWriter interface, rooted at a sub-folder of another writer."""
+
+    def __init__(self, parent: OutputWriter, prefix: str) -> None:
+        self.parent = parent
+        self.prefix = prefix
+        self.out_dir = parent.out_dir / prefix
+
+    def path(self, rel: str) -> Path:
+        return self.parent.path(f"{self.prefix}/{rel}")
+
+    def write_text(self, rel: str, text: str) -> bool:
+        return self.parent.write_text(f"{self.prefix}/{rel}", text)
+
+    def write_bytes(self, rel: str, data: bytes) -> bool:
+        return self.parent.write_bytes(f"{self.prefix}/{rel}", data)
+
+    def copy_file(self, rel: str, src_path: Path | str) -> bool:
+        return self.parent.copy_file(f"{self.prefix}/{rel}", src_path)

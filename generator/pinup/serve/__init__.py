@@ -1,0 +1,1 @@
+"""`pinup serve`: the local composition of the built site, the feedback app and uvicorn."""

@@ -1,0 +1,245 @@
+"""`pinup serve`: the built site plus the feedback app (local mode) on uvicorn, with the agent protocol.
+
+The agent protocol is plain text so any harness can drive it: `SERVE_STARTED: …` and
+`SERVE_BROWSER_OPENED: …`/`SERVE_BROWSER_MANUAL: …` on stderr, one JSON line per feedback
+on stdout, serve.json beside the site while running, and exit codes (0 after the final
+submit with --exit-on-submit, 1 on --timeout).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, TextIO
+
+from pinup.serve import servefile
+from pinup.serve.archive import archive_stale
+from pinup.serve.workspace import Workspace, board_slugs
+
+EXIT_OK = 0
+EXIT_TIMEOUT = 1
+
+
+class _Stopped(BaseException):
+    """SIGINT/SIGTERM after uvicorn's graceful shutdown."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    host: str = "127.0.0.1"
+    port: int = 0
+    board: str | None = None
+    open_browser: bool = True
+    timeout: float = 600.0  # seconds without a final submit; 0 = never
+    exit_on_submit: bool = False
+    on_regenerate: Callable[[dict[str, Any], Any], None] | None = None
+
+
+def _utc_now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _url_host(host: str) -> str:
+    if host in ("0.0.0.0", "::", ""):
+        return "127.0.0.1"
+    return f"[{host}]" if ":" in host else host
+
+
+def _can_open_browser() -> bool:
+    """Only a graphical browser: a console browser would take over the agent's terminal."""
+    if os.environ.get("BROWSER"):
+        return True
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+class ServeSession:
+    """One run of `pinup serve`: start, report, wait for feedback or timeout, clean up."""
+
+    def __init__(self, ws: Workspace, options: ServeOptions, *, stdout: TextIO | None = None,
+                 stderr: TextIO | None = None) -> None:
+        self.ws = ws
+        self.options = options
+        self.stdout = stdout or sys.stdout
+        self.stderr = stderr or sys.stderr
+        self.exit_code = EXIT_OK
+        self.token = secrets.token_urlsafe(32)
+        self.info: servefile.ServeInfo | None = None
+        self._wake = threading.Event()
+        self._final_seen = False
+        self._deadline: float | None = None
+        self._stopping = False
+        self._server: Any = None
+        self._boards: Any = None
+        self._lock = threading.Lock()
+
+    # --- output -----------------------------------------------------------------------------
+    def _err(self, line: str) -> None:
+        with self._lock:
+            print(line, file=self.stderr, flush=True)
+
+    def _out(self, line: str) -> None:
+        with self._lock:
+            print(line, file=self.stdout, flush=True)
+
+    # --- hooks from the feedback app --------------------------------------------------------
+    def on_feedback(self, record: dict[str, Any]) -> None:
+        """Print the record as one JSON line; arm exit-on-submit; push the timeout back."""
+        self._out(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+        mine = self.options.board is None or record.get("board") == self.options.board
+        if record.get("kind") == "final" and mine:
+            self._final_seen = True
+            if self.options.exit_on_submit:
+                self._err(f"SERVE_DONE: final feedback {record.get('id')} for board {record.get('board')}")
+                self._stopping = True
+        self._restart_timeout()
+        self._wake.set()
+
+    def _restart_timeout(self) -> None:
+        self._deadline = time.monotonic() + self.options.timeout if self.options.timeout > 0 else None
+
+    # --- lifecycle --------------------------------------------------------------------------
+    def _board_url(self, port: int) -> str:
+        base = f"http://{_url_host(self.options.host)}:{port}"
+        slugs = board_slugs(self.ws)
+        board = self.options.board or (slugs[0] if len(slugs) == 1 else None)
+        return f"{base}/boards/{board}/" if board else f"{base}/boards/"
+
+    def make_app(self) -> Any:
+        from pinup_feedback.app import Hooks, create_app
+        from pinup_feedback.settings import Settings
+        from pinup_feedback.state import BoardStates
+
+        settings = Settings(
+            mode="local",
+            store=str(self.ws.store),
+            site_dir=self.ws.out,
+            reload_token=self.token,
+            default_board=self.options.board,
+            log_requests=False,
+            rate_limit=0,
+        )
+        self._boards = BoardStates()
+        hooks = Hooks(on_feedback=self.on_feedback, on_regenerate=self.options.on_regenerate)
+        return create_app(settings, hooks=hooks, boards=self._boards)
+
+    def _bind(self) -> socket.socket:
+        family = socket.AF_INET6 if ":" in self.options.host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((self.options.host, self.options.port))
+        sock.listen(128)
+        sock.set_inheritable(True)
+        return sock
+
+    def _announce(self, port: int) -> None:
+        url = self._board_url(port)
+        self.info = servefile.ServeInfo(
+            port=port, pid=os.getpid(), url=url, token=self.token, board=self.options.board,
+            startedAt=_utc_now(), site=str(self.ws.out), store=str(self.ws.store), src=str(self.ws.src),
+        )
+        servefile.write(self.ws.serve_json, self.info)
+        self._err(f"SERVE_STARTED: port={port} url={url} board={self.options.board or '*'}")
+        opened = False
+        if self.options.open_browser and _can_open_browser():
+            try:
+                import webbrowser
+
+                opened = webbrowser.open(url, new=2)
+            except Exception:  # noqa: BLE001 - any failure means "open it yourself"
+                opened = False
+        self._err(f"SERVE_BROWSER_OPENED: url={url}" if opened else f"SERVE_BROWSER_MANUAL: url={url}")
+
+    def _supervise(self, port: int) -> None:
+        """Runs beside uvicorn: announce once started, then enforce the timeout and exit-on-submit."""
+        while not self._server.started and not self._server.should_exit:
+            time.sleep(0.02)
+        if self._server.should_exit:
+            return
+        self._announce(port)
+        self._restart_timeout()
+        while not self._server.should_exit:
+            if self._stopping:
+                time.sleep(0.3)  # let the acknowledged response reach the browser first
+                self.stop(EXIT_OK)
+                return
+            deadline = self._deadline
+            if deadline is not None and not self._final_seen and time.monotonic() >= deadline:
+                self._err(
+                    f"SERVE_TIMEOUT: no final feedback within {self.options.timeout:g}s; exiting "
+                    "(use --timeout 0 to serve without a limit)"
+                )
+                self.stop(EXIT_TIMEOUT)
+                return
+            wait = 0.5 if deadline is None else max(0.05, min(0.5, deadline - time.monotonic()))
+            self._wake.wait(wait)
+            self._wake.clear()
+        if self._boards is not None:  # a signal stopped uvicorn: end SSE streams so it exits promptly
+            self._boards.close()
+
+    def stop(self, code: int) -> None:
+        self.exit_code = code
+        if self._boards is not None:
+            self._boards.close()  # ends SSE streams so uvicorn can shut down promptly
+        if self._server is not None:
+            self._server.should_exit = True
+
+    def _install_signals(self) -> dict[int, Any]:
+        """uvicorn re-raises SIGINT/SIGTERM after its graceful shutdown; turn that into an
+        exception so serve.json is still removed (the default SIGTERM action would kill us first)."""
+        import signal
+
+        if threading.current_thread() is not threading.main_thread():
+            return {}
+
+        def handler(signum: int, frame: Any) -> None:
+            raise _Stopped(signum)
+
+        return {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    @staticmethod
+    def _restore_signals(previous: dict[int, Any]) -> None:
+        import signal
+
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+    def run(self) -> int:
+        import uvicorn
+
+        moved = archive_stale(self.ws.out, self.ws.src / ".pinup" / "archive")
+        for path in moved:
+            self._err(f"SERVE_ARCHIVED: {path}")
+        app = self.make_app()
+        sock = self._bind()
+        port = int(sock.getsockname()[1])
+        config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=3,
+                                access_log=False)
+        self._server = uvicorn.Server(config)
+        supervisor = threading.Thread(target=self._supervise, args=(port,), name="pinup-serve", daemon=True)
+        supervisor.start()
+        previous = self._install_signals()
+        try:
+            self._server.run(sockets=[sock])
+        except _Stopped as stopped:
+            self.exit_code = 128 + stopped.signum
+        finally:
+            self._restore_signals(previous)
+            if self._boards is not None:
+                self._boards.close()
+            servefile.remove(self.ws.serve_json, os.getpid())
+            sock.close()
+        return self.exit_code

@@ -1,0 +1,138 @@
+"""`pinup wait`: block until a board's next feedback record lands in the store.
+
+"Next" is decided by a cursor per board (the last record `wait` returned, kept in
+`<workspace>/.pinup/wait/`) and by the running server's start time, so a record that
+arrived before `wait` started is still returned once, and never twice. While a server
+runs, its SSE stream wakes us the moment a record is stored; the store is also checked
+about once a second, which covers a server that is not (or no longer) running.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pinup.serve import servefile
+from pinup.serve.workspace import Workspace
+
+EXIT_FINAL = 0
+EXIT_REGENERATE = 10
+EXIT_TIMEOUT = 2
+_TS = re.compile(r"^(\d{8}T\d{6}\.\d{6}Z)-")
+
+
+@dataclass(frozen=True)
+class WaitResult:
+    code: int
+    record: dict[str, Any] | None
+
+
+def _iso_to_ts(iso: str) -> str:
+    """2026-11-30T00:15:00.123456Z -> 20261130T001500.123456Z (the store's file-name stamp)."""
+    digits = iso.replace("-", "").replace(":", "")
+    return digits if "." in digits else digits.replace("Z", ".000000Z")
+
+
+class Cursor:
+    """The key of the last record `wait` returned for a board (or for all boards)."""
+
+    def __init__(self, ws: Workspace, board: str | None) -> None:
+        self.path = ws.src / ".pinup" / "wait" / f"{board or '_all'}.cursor"
+
+    def get(self) -> str:
+        try:
+            return self.path.read_text(encoding="utf-8").strip()
+        except OSError:
+            return ""
+
+    def set(self, key: str) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(key + "\n", encoding="utf-8")
+        tmp.replace(self.path)
+
+
+def _list(store_root: Path, board: str | None) -> list[tuple[str, str, Path]]:
+    """(timestamp, key, path) for every record, oldest first."""
+    folders = [store_root / board] if board else [p for p in store_root.glob("*") if p.is_dir()]
+    out = []
+    for folder in folders:
+        if not folder.is_dir() or folder.name.startswith(("_", ".")):
+            continue
+        for path in folder.glob("*.json"):
+            match = _TS.match(path.name)
+            if match:
+                out.append((match.group(1), f"{folder.name}/{path.name}", path))
+    return sorted(out)
+
+
+def _sse_listener(info: servefile.ServeInfo, board: str, wake: threading.Event, stop: threading.Event) -> None:
+    """Set `wake` on every SSE event from the server; returns quietly when the server goes away."""
+    import httpx
+
+    url = f"{info.base_url}/api/events"
+    try:
+        with httpx.Client(timeout=httpx.Timeout(5.0, read=None)) as client:
+            with client.stream("GET", url, params={"board": board}) as response:
+                if response.status_code != 200:
+                    return
+                for line in response.iter_lines():
+                    if stop.is_set():
+                        return
+                    if line.startswith("data:"):
+                        wake.set()
+    except (httpx.HTTPError, OSError):
+        return
+    finally:
+        wake.set()
+
+
+def wait_for_feedback(ws: Workspace, board: str | None, timeout: float, *,
+                      store: Path | None = None) -> WaitResult:
+    """Return the board's next record (exit 0 final / 10 regenerate) or time out (exit 2)."""
+    started = time.monotonic()
+    deadline = started + timeout if timeout > 0 else None
+    info = servefile.read(ws.serve_json)
+    if info is not None and not servefile.pid_alive(info.pid):
+        info = None
+    board = board or (info.board if info else None)
+    store_root = Path(store) if store else (Path(info.store) if info and info.store else ws.store)
+    cursor = Cursor(ws, board)
+    floor = cursor.get()  # "<ts> <key>" of the last record returned, or ""
+    floor_ts, _, floor_key = floor.partition(" ")
+    if info is not None:
+        since_ts = _iso_to_ts(info.startedAt)
+    elif floor_ts:
+        since_ts = floor_ts
+    else:
+        since_ts = _iso_to_ts(time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + ".000000Z")
+
+    wake = threading.Event()
+    stop = threading.Event()
+    if info is not None and board:
+        threading.Thread(target=_sse_listener, args=(info, board, wake, stop), daemon=True).start()
+
+    try:
+        while True:
+            for ts, key, path in _list(store_root, board):
+                if ts < since_ts or (floor_ts and (ts, key) <= (floor_ts, floor_key)):
+                    continue
+                try:
+                    record = json.loads(path.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    continue  # a file being renamed into place; the next pass reads it
+                cursor.set(f"{ts} {key}")
+                code = EXIT_REGENERATE if record.get("kind") == "regenerate" else EXIT_FINAL
+                return WaitResult(code, record)
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                return WaitResult(EXIT_TIMEOUT, None)
+            wake.wait(1.0 if remaining is None else min(1.0, remaining))
+            wake.clear()
+    finally:
+        stop.set()

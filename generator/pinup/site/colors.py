@@ -1,0 +1,205 @@
+"""The colors page: swatches with every representation, roles from the prose, contrast, CVD preview."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from pinup.site.anchors import token_anchor
+from pinup.site.markdown import markdown_parser
+from pinup.site.models import ColorMode, ColorsPage, ContrastCell, ContrastMatrix, Swatch
+from pinup.site.sources import Sources
+from pinup.theme import best_on, contrast
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pinup.designmd.model import Color
+
+#: Machado et al. (2009) full-severity matrices, applied in linear RGB (feColorMatrix's default).
+SIMULATIONS: list[tuple[str, str, str]] = [
+    ("protanopia", "Protanopia (no red cones)",
+     "0.152286 1.052583 -0.204868 0 0 0.114503 0.786281 0.099216 0 0 -0.003882 -0.048116 1.051998 0 0 0 0 0 1 0"),
+    ("deuteranopia", "Deuteranopia (no green cones)",
+     "0.367322 0.860646 -0.227968 0 0 0.280085 0.672501 0.047413 0 0 -0.011820 0.042940 0.968881 0 0 0 0 0 1 0"),
+    ("tritanopia", "Tritanopia (no blue cones)",
+     "1.255528 -0.076749 -0.178779 0 0 -0.078411 0.930809 0.147602 0 0 0.004733 0.691367 0.303900 0 0 0 0 0 1 0"),
+]
+
+_TEXT_HINTS = ("text", "ink", "foreground", "fg", "content")
+_SURFACE_HINTS = ("background", "surface", "bg", "canvas", "container", "card", "paper", "base", "page")
+_MAX_MATRIX = 10
+
+
+def level(ratio: float) -> str:
+    """WCAG 2 badge for normal text (AA 4.5, AAA 7) and large text (3)."""
+    if ratio >= 7:
+        return "AAA"
+    if ratio >= 4.5:
+        return "AA"
+    if ratio >= 3:
+        return "AA Large"
+    return "Fail"
+
+
+def _oklch(color: Color) -> str:
+    try:
+        from pinup.designmd.colors import to_oklch
+
+        lightness, chroma, hue = to_oklch(color)
+    except (ImportError, ValueError, TypeError):
+        return ""
+    return f"oklch({lightness * 100:.1f}% {chroma:.3f} {hue:.1f})"
+
+
+def _rgb_text(color: Color) -> str:
+    if color.a is not None and color.a < 1:
+        return f"rgb({color.r} {color.g} {color.b} / {color.a:g})"
+    return f"rgb({color.r} {color.g} {color.b})"
+
+
+# --- roles from the prose -------------------------------------------------------------------
+
+def _prose_items(markdown: str) -> list[tuple[str, str, list[str]]]:
+    """(label, plain text, code spans) for each list item or paragraph of the Colors prose."""
+    tokens = markdown_parser(False).parse(markdown)
+    items: list[tuple[str, str, list[str]]] = []
+    for tok in tokens:
+        if tok.type != "inline" or not tok.children:
+            continue
+        label, text, codes, in_strong = "", [], [], False
+        for child in tok.children:
+            if child.type == "strong_open":
+                in_strong = True
+            elif child.type == "strong_close":
+                in_strong = False
+            elif child.type in ("text", "code_inline", "softbreak"):
+                content = " " if child.type == "softbreak" else child.content
+                if child.type == "code_inline":
+                    codes.append(child.content.lower())
+                if in_strong and not "".join(text).strip():
+                    label += content
+                else:
+                    text.append(content)
+        items.append((label, " ".join("".join(text).split()), codes))
+    return items
+
+
+def _norm(text: str) -> str:
+    text = re.sub(r"\(.*?\)", "", text.lower())
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
+
+
+def color_roles(markdown: str, colors: dict[str, Color]) -> dict[str, str]:
+    """Token name -> the sentence of the prose that describes it (best match first)."""
+    items = _prose_items(markdown)
+    roles: dict[str, str] = {}
+    for name, color in colors.items():
+        want = _norm(name.replace("-", " "))
+        hex6 = color.hex[:7].lower()
+        best: tuple[int, str] | None = None
+        for label, text, codes in items:
+            body = text.lstrip(":—–- ").strip()
+            if not body:
+                continue
+            labels = [_norm(part) for part in re.split(r"\band\b|,|/", _norm(label))] if label else []
+            raw_label = label.lower()
+            score = 0
+            if labels and want in labels:
+                score = 5
+            elif name.lower() in codes:
+                score = 4
+            elif hex6 in (raw_label + " " + text).lower():
+                score = 3
+            elif label and re.search(rf"\b{re.escape(want)}\b", _norm(label)):
+                score = 2
+            if score and (best is None or score > best[0]):
+                best = (score, body)
+        if best:
+            roles[name] = best[1][:280]
+    return roles
+
+
+# --- contrast -------------------------------------------------------------------------------
+
+def _is_text_like(name: str) -> bool:
+    low = name.lower()
+    return low.startswith("on-") or any(h in low.split("-") or h in low for h in _TEXT_HINTS)
+
+
+def _is_surface_like(name: str, names: set[str]) -> bool:
+    low = name.lower()
+    if low.startswith("on-"):
+        return False
+    return f"on-{low}" in names or any(h in low for h in _SURFACE_HINTS)
+
+
+def contrast_matrix(swatches: list[Swatch], rgb: dict[str, tuple[int, int, int]]) -> ContrastMatrix | None:
+    """Text-like colours against surface-like colours; falls back to darkest x lightest."""
+    names = {s.name.lower() for s in swatches}
+    rows = [s for s in swatches if _is_text_like(s.name)]
+    cols = [s for s in swatches if _is_surface_like(s.name, names) and s not in rows]
+    if not rows or not cols:
+        by_lum = sorted(swatches, key=lambda s: sum(rgb[s.name]))
+        half = max(1, len(by_lum) // 2)
+        rows, cols = by_lum[:half][:6], by_lum[half:][-6:]
+    rows, cols = rows[:_MAX_MATRIX], cols[:_MAX_MATRIX]
+    if not rows or not cols:
+        return None
+    cells = [
+        [ContrastCell(r.hex[:7], c.hex[:7], round(contrast(rgb[r.name], rgb[c.name]), 2), "")
+         for c in cols]
+        for r in rows
+    ]
+    for row in cells:
+        for cell in row:
+            cell.level = level(cell.ratio)
+    return ContrastMatrix(rows, cols, cells)
+
+
+def _swatch(name: str, color: Color, role: str, line: int | None) -> Swatch:
+    return Swatch(
+        name=name,
+        anchor=token_anchor("colors", name),
+        raw=str(color.raw if color.raw is not None else color.hex),
+        hex=color.hex,
+        rgb=_rgb_text(color),
+        oklch=_oklch(color),
+        css_var=f"var(--color-{name})",
+        ref=f"{{colors.{name}}}",
+        role=role,
+        line=line,
+        alpha=color.a,
+        label_on="#ffffff" if best_on((color.r, color.g, color.b)) == (255, 255, 255) else "#111111",
+    )
+
+
+def build_colors(src: Sources) -> ColorsPage:
+    design = src.design
+    prose = src.section_markdown("Colors")
+    roles = color_roles(prose, design.colors)
+    light: list[Swatch] = []
+    dark: list[Swatch] = []
+    rgb: dict[str, tuple[int, int, int]] = {}
+    for name, color in design.colors.items():
+        sw = _swatch(name, color, roles.get(name, ""), design.lines.get(f"colors.{name}"))
+        rgb[name] = (color.r, color.g, color.b)
+        (dark if name.lower().endswith("-dark") or "-dark-" in name.lower() else light).append(sw)
+    modes: list[ColorMode] = []
+    if light:
+        modes.append(ColorMode("light", "Light" if dark else "Palette", light, contrast_matrix(light, rgb)))
+    if dark:
+        modes.append(ColorMode("dark", "Dark (tokens ending in -dark)", dark, contrast_matrix(dark, rgb)))
+    return ColorsPage(
+        slug="colors",
+        title="Colors",
+        template="colors.html",
+        prose_html=src.markdown(prose),
+        modes=modes,
+        simulations=SIMULATIONS,
+    )
+
+
+def swatch_search_text(sw: Swatch) -> str:
+    return " ".join(x for x in (sw.raw, sw.hex, sw.rgb, sw.role) if x)
+
+
+__all__: list[Any] = ["build_colors", "color_roles", "contrast_matrix", "level", "SIMULATIONS"]

@@ -1,0 +1,46 @@
+"""The downloads page: the DESIGN.md itself and every export, produced by `pinup.designmd.exporters`."""
+
+from __future__ import annotations
+
+from pinup.site.models import Download, DownloadsPage
+from pinup.site.sources import Sources
+
+#: (format, file name, label, description)
+EXPORTS: list[tuple[str, str, str, str]] = [
+    ("dtcg", "tokens.json", "Design tokens (DTCG)",
+     "W3C Design Tokens Community Group format; builds in Style Dictionary and Terrazzo."),
+    ("css-vars", "tokens.css", "CSS custom properties", "Every token as a `--` variable on :root."),
+    ("json-tailwind", "tailwind.config.json", "Tailwind CSS v3 theme (JSON)", "A `theme.extend` object for tailwind.config."),
+    ("css-tailwind", "tailwind.css", "Tailwind CSS v4 theme (CSS)", "An `@theme` block for Tailwind v4."),
+]
+_PREVIEW_CHARS = 4000
+
+
+def build_downloads(src: Sources) -> DownloadsPage:
+    files = [Download(
+        label="DESIGN.md",
+        filename="DESIGN.md",
+        description="The source file this site was built from.",
+        fmt="designmd",
+        content=src.design.source.encode("utf-8"),
+    )]
+    try:
+        from pinup.designmd import exporters
+    except ImportError as exc:  # the exporters module is missing entirely
+        exporters = None
+        missing = str(exc)
+    for fmt, filename, label, description in EXPORTS:
+        item = Download(label=label, filename=filename, description=description, fmt=fmt)
+        if exporters is None:
+            item.error = f"exporters unavailable: {missing}"
+        else:
+            try:
+                item.content = exporters.render(fmt, src.design).encode("utf-8")
+            except exporters.ExportError as exc:
+                item.error = f"{exc.code}: {exc.message}" if hasattr(exc, "code") else str(exc)
+        files.append(item)
+    for item in files:
+        if item.content is not None:
+            text = item.content.decode("utf-8", "replace")
+            item.preview = text if len(text) <= _PREVIEW_CHARS else text[:_PREVIEW_CHARS] + "\n…"
+    return DownloadsPage(slug="downloads", title="Downloads", template="downloads.html", files=files)

@@ -1,0 +1,65 @@
+"""Prose rendering: one configured markdown-it-py parser for every page.
+
+CommonMark (as the reference linter parses DESIGN.md) plus tables and
+strikethrough. Raw HTML is escaped unless the user opts in with `--allow-html`,
+so a hosted site never runs a DESIGN.md's script; markdown-it's link validation
+already drops `javascript:` URLs.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from pinup.site.anchors import slugify
+
+if TYPE_CHECKING:  # pragma: no cover
+    from markdown_it import MarkdownIt
+
+
+@lru_cache(maxsize=2)
+def markdown_parser(allow_html: bool = False) -> MarkdownIt:
+    """The shared parser; headings get stable `id`s so search results can link to them."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": allow_html, "typographer": False})
+    md.enable(["table", "strikethrough"])
+
+    def heading_open(tokens: list[Any], idx: int, options: Any, env: dict[str, Any]) -> str:
+        token = tokens[idx]
+        inline = tokens[idx + 1]
+        base = "h-" + slugify(inline.content or "section")
+        used: set[str] = env.setdefault("pinup_ids", set())
+        anchor, n = base, 2
+        while anchor in used:
+            anchor, n = f"{base}-{n}", n + 1
+        used.add(anchor)
+        token.attrSet("id", anchor)
+        return md.renderer.renderToken(tokens, idx, options, env)
+
+    md.add_render_rule("heading_open", heading_open)
+    return md
+
+
+def render_markdown(text: str, *, allow_html: bool = False, env: dict[str, Any] | None = None) -> str:
+    """Markdown -> HTML (safe unless allow_html)."""
+    if not text.strip():
+        return ""
+    return markdown_parser(allow_html).render(text, env if env is not None else {})
+
+
+def render_inline(text: str, *, allow_html: bool = False) -> str:
+    """One line of Markdown -> inline HTML (no wrapping <p>)."""
+    return markdown_parser(allow_html).renderInline(text)
+
+
+def plain_text(text: str) -> str:
+    """Markdown -> plain text, for search entries and colour roles."""
+    tokens = markdown_parser(False).parse(text)
+    out: list[str] = []
+    for tok in tokens:
+        if tok.type == "inline" and tok.children:
+            out.append("".join(c.content for c in tok.children if c.type in ("text", "code_inline")))
+        elif tok.type in ("fence", "code_block"):
+            out.append(tok.content)
+    return " ".join(" ".join(out).split())

@@ -1,0 +1,305 @@
+"""Page models: plain dataclasses holding everything a template needs, nothing it must compute.
+
+Templates stay logic-free and overridable (`--templates DIR`), the MkDocs plugin
+renders the same models, and tests can check a page's content without parsing
+HTML. Fields typed `str` that end in `_html` are already safe HTML (rendered by
+markdown-it with raw HTML escaped, or built by pinup); everything else is user
+text that the templates escape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Page:
+    """One page of the site. `slug` names it in links (`colors` -> colors.html)."""
+
+    slug: str
+    title: str
+    template: str
+    prose_html: str = ""
+    intro: str = ""
+
+    @property
+    def filename(self) -> str:
+        return f"{self.slug}.html"
+
+
+# --- overview ---------------------------------------------------------------------------------
+
+@dataclass
+class Stat:
+    label: str
+    value: int
+    slug: str
+
+
+@dataclass
+class OverviewPage(Page):
+    name: str = ""
+    description: str = ""
+    version: str = ""
+    preamble_html: str = ""
+    stats: list[Stat] = field(default_factory=list)
+    errors: int = 0
+    warnings: int = 0
+    infos: int = 0
+    theme_notes: list[str] = field(default_factory=list)
+    has_dark: bool = False
+
+
+# --- colors -------------------------------------------------------------------------------------
+
+@dataclass
+class Swatch:
+    """A colour token with every representation the page offers to copy."""
+
+    name: str
+    anchor: str
+    raw: str
+    hex: str
+    rgb: str
+    oklch: str
+    css_var: str
+    ref: str
+    role: str = ""
+    line: int | None = None
+    alpha: float | None = None
+    label_on: str = "#000000"  # text colour that reads on this swatch (for the specimen only)
+
+
+@dataclass
+class ContrastCell:
+    fg: str
+    bg: str
+    ratio: float
+    level: str  # "AAA" | "AA" | "AA Large" | "Fail"
+
+    @property
+    def ratio_text(self) -> str:
+        return f"{self.ratio:.2f}:1"
+
+
+@dataclass
+class ContrastMatrix:
+    """Text-like colours (rows) against surface-like colours (columns)."""
+
+    rows: list[Swatch]
+    cols: list[Swatch]
+    cells: list[list[ContrastCell]]
+
+
+@dataclass
+class ColorMode:
+    """A set of swatches shown together: "Light", "Dark" (from `*-dark` tokens)."""
+
+    key: str
+    title: str
+    swatches: list[Swatch]
+    matrix: ContrastMatrix | None = None
+
+
+@dataclass
+class ColorsPage(Page):
+    modes: list[ColorMode] = field(default_factory=list)
+    simulations: list[tuple[str, str, str]] = field(default_factory=list)  # (key, label, feColorMatrix values)
+
+
+# --- typography ---------------------------------------------------------------------------------
+
+@dataclass
+class TypeLevel:
+    name: str
+    anchor: str
+    style: str  # inline CSS declarations (sanitised)
+    css: str  # the CSS rule shown and copied
+    props: list[tuple[str, str]]
+    line: int | None = None
+
+
+@dataclass
+class TypographyPage(Page):
+    levels: list[TypeLevel] = field(default_factory=list)
+    sample: str = "The quick brown fox jumps over the lazy dog 0123456789"
+
+
+# --- layout, shapes, elevation ------------------------------------------------------------------
+
+@dataclass
+class ScaleStep:
+    """A spacing or radius token drawn to scale."""
+
+    name: str
+    anchor: str
+    css: str
+    px: float | None
+    percent: float  # of the largest step, for bars
+    ref: str
+    css_var: str
+    line: int | None = None
+
+
+@dataclass
+class ScalePage(Page):
+    steps: list[ScaleStep] = field(default_factory=list)
+    kind: str = "spacing"  # "spacing" | "rounded"
+
+
+@dataclass
+class ShadowSample:
+    name: str
+    value: str  # sanitised box-shadow
+
+
+@dataclass
+class ElevationPage(Page):
+    samples: list[ShadowSample] = field(default_factory=list)
+
+
+# --- components ---------------------------------------------------------------------------------
+
+@dataclass
+class PropRow:
+    name: str
+    raw: str
+    resolved: str
+    swatch: str | None = None  # hex when the value is a colour
+    inherited: bool = False
+
+
+@dataclass
+class ComponentVariant:
+    name: str
+    anchor: str
+    label: str
+    element: str  # "button" | "input" | "span" | "div" | "code" | "hr" | "a"
+    style: str
+    stage: str  # background of the stage behind the specimen
+    dark: bool
+    props: list[PropRow]
+    line: int | None = None
+
+
+@dataclass
+class ComponentGroup:
+    name: str
+    anchor: str
+    variants: list[ComponentVariant]
+
+
+@dataclass
+class ComponentsPage(Page):
+    groups: list[ComponentGroup] = field(default_factory=list)
+
+
+# --- do's and don'ts ----------------------------------------------------------------------------
+
+@dataclass
+class GuidancePage(Page):
+    dos: list[str] = field(default_factory=list)  # inline HTML
+    donts: list[str] = field(default_factory=list)
+    notes_html: str = ""
+
+
+# --- downloads ------------------------------------------------------------------------------------
+
+@dataclass
+class Download:
+    label: str
+    filename: str
+    description: str
+    fmt: str
+    content: bytes | None = None
+    error: str | None = None
+    preview: str = ""
+
+    @property
+    def size(self) -> str:
+        n = len(self.content or b"")
+        return f"{n} B" if n < 1024 else f"{n / 1024:.1f} KB"
+
+
+@dataclass
+class DownloadsPage(Page):
+    files: list[Download] = field(default_factory=list)
+
+
+# --- lint -------------------------------------------------------------------------------------------
+
+@dataclass
+class FindingRow:
+    severity: str
+    path: str
+    message: str
+    rule: str
+    line: int | None
+    page: str
+    anchor: str
+
+
+@dataclass
+class LintPage(Page):
+    findings: list[FindingRow] = field(default_factory=list)
+    errors: int = 0
+    warnings: int = 0
+    infos: int = 0
+
+
+# --- unknown sections and token groups -------------------------------------------------------------
+
+@dataclass
+class GenericRow:
+    key: str
+    value: str
+    swatch: str | None = None
+
+
+@dataclass
+class GenericGroup:
+    name: str
+    anchor: str
+    rows: list[GenericRow]
+
+
+@dataclass
+class GenericSection:
+    heading: str
+    anchor: str
+    html: str
+    line: int | None = None
+
+
+@dataclass
+class ExtrasPage(Page):
+    sections: list[GenericSection] = field(default_factory=list)
+    groups: list[GenericGroup] = field(default_factory=list)
+
+
+# --- the site -----------------------------------------------------------------------------------
+
+@dataclass
+class SearchEntry:
+    title: str
+    page: str
+    anchor: str
+    kind: str
+    text: str
+
+
+@dataclass
+class SiteModel:
+    """Every page of one design system, plus what the chrome needs."""
+
+    name: str
+    pages: list[Page]
+    search: list[SearchEntry]
+    errors: int = 0
+    warnings: int = 0
+    has_dark: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def page(self, slug: str) -> Page | None:
+        return next((p for p in self.pages if p.slug == slug), None)

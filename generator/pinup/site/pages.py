@@ -1,0 +1,52 @@
+"""Assemble every page model of a design system, in navigation order."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pinup.site.colors import build_colors
+from pinup.site.components import build_components
+from pinup.site.downloads import build_downloads
+from pinup.site.extras import build_extras
+from pinup.site.guidance import build_guidance
+from pinup.site.lintpage import build_lint
+from pinup.site.models import SiteModel
+from pinup.site.overview import build_overview
+from pinup.site.scales import build_elevation, build_layout, build_shapes
+from pinup.site.search import build_search
+from pinup.site.sources import Sources
+from pinup.site.typography import build_typography
+from pinup.theme import build_theme
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pinup.designmd.model import LintReport
+
+
+def build_site_model(report: LintReport, *, allow_html: bool = False, fonts: str = "system") -> SiteModel:
+    """Every page of the site for one linted DESIGN.md (pure: no files are touched)."""
+    src = Sources(report, allow_html=allow_html)
+    theme = build_theme(report.design, fonts=fonts)
+    pages = [
+        build_overview(src, theme),
+        build_colors(src),
+        build_typography(src),
+        build_layout(src),
+        build_elevation(src),
+        build_shapes(src),
+        build_components(src),
+        build_guidance(src),
+    ]
+    extras = build_extras(src)
+    if extras.sections or extras.groups:
+        pages.append(extras)
+    pages.append(build_downloads(src))
+    pages.append(build_lint(src))
+    return SiteModel(
+        name=report.design.name or "Design system",
+        pages=pages,
+        search=build_search(src, pages),
+        errors=report.summary.errors,
+        warnings=report.summary.warnings,
+        has_dark=theme.dark_from_tokens,
+        extra={"theme": theme},
+    )

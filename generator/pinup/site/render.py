@@ -1,0 +1,100 @@
+"""Render page models with Jinja2: whole pages for the standalone site, fragments for MkDocs.
+
+Templates and static assets ship in the package (`pinup/templates/site`,
+`pinup/static/site`); a `--templates DIR` is searched first, so any template
+(by name, e.g. `colors.html` or `_header.html`) or asset (`assets/site.css`) can
+be overridden. Autoescape is on: user text is always escaped; fields ending
+in `_html` are produced by markdown-it (raw HTML escaped unless allowed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from jinja2 import Environment
+
+    from pinup.site.models import Page, SiteModel
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+TEMPLATE_DIR = PACKAGE_DIR / "templates" / "site"
+STATIC_DIR = PACKAGE_DIR / "static" / "site"
+#: static files every site gets under assets/
+STATIC_ASSETS = ("site.css", "site.js")
+
+
+@dataclass
+class Links:
+    """Relative URLs for the standalone site; every page lives at the output root."""
+
+    root: str = ""
+
+    def page(self, slug: str, anchor: str = "") -> str:
+        url = f"{self.root}{slug}.html"
+        return f"{url}#{anchor}" if anchor else url
+
+    def asset(self, name: str) -> str:
+        return f"{self.root}assets/{name}"
+
+    def download(self, filename: str) -> str:
+        return f"{self.root}downloads/{filename}"
+
+
+@lru_cache(maxsize=8)
+def environment(templates: str | None = None) -> Environment:
+    """A cached Jinja2 environment (user templates first, then the packaged ones)."""
+    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+
+    loaders = []
+    if templates:
+        loaders.append(FileSystemLoader(templates))
+    loaders.append(FileSystemLoader(str(TEMPLATE_DIR)))
+    env = Environment(
+        loader=ChoiceLoader(loaders),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=StrictUndefined,
+    )
+    return env
+
+
+def _context(site: SiteModel, page: Page, links: Any, extra: dict[str, Any] | None) -> dict[str, Any]:
+    nav = [(p.slug, p.title, links.page(p.slug), p.slug == page.slug) for p in site.pages]
+    ctx = {"site": site, "page": page, "nav": nav, "links": links, "standalone": True,
+           "google_fonts_url": None}
+    ctx.update(extra or {})
+    return ctx
+
+
+def render_page(site: SiteModel, page: Page, links: Any | None = None, *, templates: str | None = None,
+                extra: dict[str, Any] | None = None) -> str:
+    """A whole HTML document for `page`."""
+    links = links or Links()
+    template = environment(templates).get_template(page.template)
+    return template.render(_context(site, page, links, extra))
+
+
+def render_fragment(site: SiteModel, page: Page, links: Any, *, templates: str | None = None,
+                    extra: dict[str, Any] | None = None) -> str:
+    """Only the page's `content` block: the same markup, for embedding (the MkDocs plugin)."""
+    template = environment(templates).get_template(page.template)
+    ctx = template.new_context({**_context(site, page, links, extra), "standalone": False})
+    return "".join(template.blocks["content"](ctx))
+
+
+def static_asset(name: str, templates: str | None = None) -> bytes:
+    """A packaged asset, or the user's override from `<templates>/assets/<name>`."""
+    if templates:
+        override = Path(templates) / "assets" / name
+        if override.is_file():
+            return override.read_bytes()
+    return (STATIC_DIR / name).read_bytes()
+
+
+def render_template(name: str, context: dict[str, Any], *, templates: str | None = None) -> str:
+    """Render any template by name (used by the gallery index)."""
+    return environment(templates).get_template(name).render(context)

@@ -1,0 +1,48 @@
+"""What every page builder reads: the lint report, its sections grouped by canonical name, options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from pinup.site.markdown import render_markdown
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pinup.designmd.model import DesignSystem, LintReport, Section
+
+
+@dataclass
+class Sources:
+    """A linted DESIGN.md plus build options, with prose looked up by canonical section."""
+
+    report: LintReport
+    allow_html: bool = False
+    source_name: str = "DESIGN.md"
+    _by_canonical: dict[str, list[Section]] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        for section in self.report.design.sections:
+            if section.canonical:
+                self._by_canonical.setdefault(section.canonical, []).append(section)
+
+    @property
+    def design(self) -> DesignSystem:
+        return self.report.design
+
+    def section_markdown(self, canonical: str) -> str:
+        """The Markdown of every section with this canonical name (duplicates are kept, in order)."""
+        return "\n\n".join(s.body for s in self._by_canonical.get(canonical, []))
+
+    def section_line(self, canonical: str) -> int | None:
+        found = self._by_canonical.get(canonical)
+        return found[0].line if found else None
+
+    def section_html(self, canonical: str) -> str:
+        return self.markdown(self.section_markdown(canonical))
+
+    def markdown(self, text: str) -> str:
+        return render_markdown(text, allow_html=self.allow_html)
+
+    @property
+    def unknown_sections(self) -> list[Section]:
+        return [s for s in self.design.sections if not s.canonical]

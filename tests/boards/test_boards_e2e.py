@@ -1,0 +1,370 @@
+"""The board page in real Chromium against a real `pinup serve` subprocess."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from boards_helpers import Served, start_serve, wait_until
+
+pytestmark = pytest.mark.browser
+
+BOARD = "trail-home"
+FEEDBACK_CONTROLS = (
+    "#feedback-form input, #feedback-form textarea, #feedback-form select, .star, .star-clear, "
+    ".regen-chiclet, #submit-btn, #regen-btn"
+)
+
+
+def open_board(page, served: Served, query: str = "", board: str = BOARD):  # type: ignore[no-untyped-def]
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(served.board_url(board) + query)
+    page.wait_for_selector("#submit-btn")
+    page.pinup_errors = errors  # checked by tests that care
+    return page
+
+
+def status(page) -> str:  # type: ignore[no-untyped-def]
+    return page.eval_on_selector("#status", "e => e.textContent")
+
+
+def wait_status(page, value: str) -> None:  # type: ignore[no-untyped-def]
+    page.wait_for_function(f"document.querySelector('#status').textContent === {json.dumps(value)}")
+
+
+def all_disabled(page) -> bool:  # type: ignore[no-untyped-def]
+    return page.eval_on_selector_all(FEEDBACK_CONTROLS, "els => els.length > 10 && els.every(e => e.disabled)")
+
+
+def test_pick_stars_comments_submit(page, served: Served, artifacts_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    open_board(page, served)
+    page.fill("#reviewer-name", "Ines")
+    page.check("input[name=preferred][value=B]")
+    page.click(".stars[data-variant=B] .star[data-value='4']")
+    page.click(".stars[data-variant=C] .star[data-value='3']")
+    page.click(".stars[data-variant=A] .star[data-value='2']")
+    page.click(".star-clear[data-variant=A]")  # cleared again: no rating for A
+    assert page.get_attribute(".stars[data-variant=B] .star[data-value='4']", "aria-pressed") == "true"
+    assert page.get_attribute(".stars[data-variant=B] .star[data-value='5']", "aria-pressed") == "false"
+    page.fill(".feedback-input[data-variant=A]", "Too busy <b>here</b>")
+    page.fill(".feedback-input[data-variant=B]", "Map is great")
+    page.fill("#overall-feedback", "Go with the map")
+    page.screenshot(path=str(artifacts_dir / "boards-before-submit.png"), full_page=True)
+    page.click("#submit-btn")
+    wait_status(page, "submitted")
+
+    records = served.records(BOARD)
+    assert len(records) == 1
+    rec = records[0]
+    assert rec["kind"] == "final" and rec["board"] == BOARD and rec["round"] == 1
+    assert rec["preferred"] == "B"
+    assert rec["ratings"] == {"B": 4, "C": 3}
+    assert rec["comments"] == {"A": "Too busy <b>here</b>", "B": "Map is great"}
+    assert rec["overall"] == "Go with the map"
+    assert rec["reviewer"] == "Ines"
+    assert rec["regenerated"] is False
+    line = served.next_stdout()
+    assert line["id"] == rec["id"]
+    agent_copy = json.loads((served.site / "boards" / BOARD / "feedback.json").read_text())
+    assert agent_copy["id"] == rec["id"]
+    result = json.loads(page.eval_on_selector("#feedback-result", "e => e.textContent"))
+    assert result["id"] == rec["id"] and result["preferred"] == "B"
+
+    # lockdown: a read-only record with a next-steps message
+    assert all_disabled(page)
+    msg = page.locator("#success-msg")
+    assert msg.is_visible() and "pinup feedback handoff" in msg.inner_text()
+    assert page.locator("#error-box").is_hidden()
+    page.screenshot(path=str(artifacts_dir / "boards-after-submit.png"), full_page=True)
+    # the name is remembered; the draft is gone
+    assert page.evaluate("localStorage.getItem('pinup:reviewer')") == "Ines"
+    assert page.evaluate(f"localStorage.getItem('pinup:draft:{BOARD}:1')") is None
+    page.reload()
+    page.wait_for_selector("#submit-btn")
+    wait_status(page, "submitted")  # still a read-only record after a reload in the same tab
+    assert all_disabled(page)
+
+
+def test_keyboard_stars_and_labels(page, served: Served) -> None:  # type: ignore[no-untyped-def]
+    open_board(page, served)
+    star = page.get_by_role("button", name="Rate B 4 of 5")
+    star.focus()
+    page.keyboard.press("Enter")
+    assert page.get_attribute(".stars[data-variant=B] .star[data-value='4']", "aria-pressed") == "true"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("window.pinupBoard.collect(false).ratings") == {"B": 5}
+    page.keyboard.press("Backspace")
+    assert page.evaluate("window.pinupBoard.collect(false).ratings") == {}
+    page.keyboard.press("Space")  # the focused star (1 after clearing) set again with Space
+    assert page.evaluate("window.pinupBoard.collect(false).ratings") == {"B": 1}
+    assert page.get_by_label("Comment on B").count() == 1
+    assert page.get_by_label("Overall feedback").count() == 1
+    assert page.get_by_role("radio", name="Prefer C").count() == 1
+
+
+def test_draft_survives_reload(page, served: Served) -> None:  # type: ignore[no-untyped-def]
+    open_board(page, served)
+    page.check("input[name=preferred][value=C]")
+    page.click(".stars[data-variant=C] .star[data-value='5']")
+    page.fill(".feedback-input[data-variant=C]", "draft comment")
+    page.fill("#overall-feedback", "draft overall")
+    page.reload()
+    page.wait_for_selector("#submit-btn")
+    assert page.is_checked("input[name=preferred][value=C]")
+    assert page.input_value(".feedback-input[data-variant=C]") == "draft comment"
+    assert page.input_value("#overall-feedback") == "draft overall"
+    assert page.get_attribute(".stars[data-variant=C] .star[data-value='5']", "aria-pressed") == "true"
+    page.click("#submit-btn")
+    wait_status(page, "submitted")
+    assert page.evaluate(f"localStorage.getItem('pinup:draft:{BOARD}:1')") is None
+    assert served.records(BOARD)[0]["comments"] == {"C": "draft comment"}
+
+
+def regenerate(page, served: Served, setup) -> dict:  # type: ignore[no-untyped-def]
+    setup()
+    page.click("#regen-btn")
+    wait_status(page, "regenerate")
+    wait_until(lambda: (served.site / "boards" / BOARD / "feedback-pending.json").is_file())
+    pending = json.loads((served.site / "boards" / BOARD / "feedback-pending.json").read_text())
+    records = served.records(BOARD)
+    assert len(records) == 1 and records[0]["kind"] == "regenerate"
+    assert pending["id"] == records[0]["id"]
+    assert page.locator("#progress-view").is_visible()
+    assert all_disabled(page)
+    return records[0]
+
+
+def test_totally_different(page, served: Served, artifacts_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    open_board(page, served)
+    page.click("#regen-btn")  # nothing chosen yet: a visible hint, nothing sent
+    assert page.locator("#regen-error").is_visible()
+    assert served.records(BOARD) == []
+    rec = regenerate(page, served, lambda: page.click(".regen-chiclet[data-action=different]"))
+    assert rec["regenerated"] is True and rec["regenerateAction"] == "different" and rec["remixSpec"] is None
+    page.screenshot(path=str(artifacts_dir / "boards-regenerate-progress.png"), full_page=True)
+
+
+def test_more_like_b(page, served: Served) -> None:  # type: ignore[no-untyped-def]
+    open_board(page, served)
+
+    def setup() -> None:
+        page.click(".stars[data-variant=B] .star[data-value='5']")
+        page.click(".more-like-this[data-variant=B]")
+
+    rec = regenerate(page, served, setup)
+    assert rec["regenerateAction"] == "more_like_B"
+    assert rec["ratings"] == {"B": 5}
+
+
+def test_remix(page, served: Served) -> None:  # type: ignore[no-untyped-def]
+    open_board(page, served)
+
+    def setup() -> None:
+        page.select_option("#remix-layout", "B")
+        page.select_option("#remix-colors", "C")
+        page.select_option("#remix-typography", "A")
+        page.select_option("#remix-spacing", "B")
+        assert page.get_attribute(".regen-chiclet[data-action=remix]", "aria-pressed") == "true"
+
+    rec = regenerate(page, served, setup)
+    assert rec["regenerateAction"] == "remix"
+    assert rec["remixSpec"] == {"layout": "B", "colors": "C", "typography": "A", "spacing": "B"}
+
+
+def test_custom_text(page, served: Served) -> None:  # type: ignore[no-untyped-def]
+    open_board(page, served)
+    rec = regenerate(page, served, lambda: page.fill("#regen-custom", "Keep B's map, add C's serif headings"))
+    assert rec["regenerateAction"] == "Keep B's map, add C's serif headings"
+
+
+def next_round(served: Served, round_no: int) -> None:
+    """What an agent does between rounds: new variant files, board.yaml, rebuild, reload."""
+    board_dir = served.src / "boards" / BOARD
+    folder = board_dir / f"round-{round_no}" / "variants"
+    folder.mkdir(parents=True)
+    for vid in ("A", "B"):
+        (folder / f"{vid.lower()}.html").write_text(
+            f"<!doctype html><title>r{round_no}{vid}</title><h1>Round {round_no} variant {vid}</h1>")
+    (board_dir / "board.yaml").write_text(
+        f"title: Mossbook home screen\nbrief: Round {round_no}\nround: {round_no}\nvariants:\n"
+        f"  - id: A\n    label: New A\n    file: round-{round_no}/variants/a.html\n"
+        f"  - id: B\n    label: New B\n    file: round-{round_no}/variants/b.html\n"
+        f"history:\n  - round: {round_no - 1}\n    variants: []\n")
+    proc = subprocess.run([sys.executable, "-m", "pinup", "build", str(served.src), "--out", str(served.site)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    info = json.loads((served.site / "serve.json").read_text())
+    r = httpx.post(f"{served.base}/api/reload", json={"board": BOARD},
+                   headers={"Authorization": f"Bearer {info['token']}"})
+    assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize("query", ["", "?noSSE=1&pollInterval=200"], ids=["sse", "polling"])
+def test_regenerate_reload_submit_two_rounds(page, served: Served, artifacts_dir: Path, query: str) -> None:  # type: ignore[no-untyped-def]
+    open_board(page, served, query)
+    page.click(".regen-chiclet[data-action=different]")
+    page.click("#regen-btn")
+    wait_status(page, "regenerate")
+    page.wait_for_function("document.querySelector('#progress-message').textContent.length > 0")
+    page.evaluate("window.__sameTab = true")  # survives only if no reload happened
+    next_round(served, 2)
+    # the page reloads itself, in the same tab, onto round 2
+    page.wait_for_function("document.body.dataset.round === '2'", timeout=20000)
+    assert page.evaluate("window.__sameTab === undefined")
+    assert page.locator("#variant-C").count() == 0
+    assert status(page) == ""
+    page.check("input[name=preferred][value=A]")
+    page.click(".stars[data-variant=A] .star[data-value='5']")
+    page.click("#submit-btn")
+    wait_status(page, "submitted")
+    page.screenshot(path=str(artifacts_dir / f"boards-round2-submitted-{'poll' if query else 'sse'}.png"))
+    records = served.records(BOARD)
+    assert [(r["round"], r["kind"]) for r in records] == [(1, "regenerate"), (2, "final")]
+    assert records[1]["preferred"] == "A" and records[1]["ratings"] == {"A": 5}
+
+
+def test_server_killed_shows_copyable_json(page, served: Served, artifacts_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    open_board(page, served)
+    page.check("input[name=preferred][value=A]")
+    page.fill("#overall-feedback", "server will be gone")
+    served.stop()
+    page.click("#submit-btn")
+    page.wait_for_selector("#error-box:not([hidden])")
+    body = json.loads(page.input_value("#feedback-json"))
+    assert body["board"] == BOARD and body["preferred"] == "A" and body["overall"] == "server will be gone"
+    assert "could not be reached" in page.inner_text("#error-box")
+    href = page.get_attribute("#download-json", "href")
+    assert href and (href.startswith("blob:") or href.startswith("data:"))
+    assert status(page) == ""
+    assert json.loads(page.eval_on_selector("#feedback-result", "e => e.textContent"))["preferred"] == "A"
+    assert not page.is_disabled("#submit-btn")  # can try again later; the draft is kept
+    assert json.loads(page.evaluate(f"localStorage.getItem('pinup:draft:{BOARD}:1')"))["preferred"] == "A"
+    page.screenshot(path=str(artifacts_dir / "boards-server-killed.png"), full_page=True)
+
+
+def test_double_submit_one_file_then_409_elsewhere(page, browser, served: Served) -> None:  # type: ignore[no-untyped-def]
+    open_board(page, served)
+    page.check("input[name=preferred][value=B]")
+    page.dblclick("#submit-btn")
+    page.evaluate("document.querySelector('#feedback-form').requestSubmit()")
+    wait_status(page, "submitted")
+    wait_until(lambda: len(served.records(BOARD)) >= 1)
+    assert len(served.records(BOARD)) == 1
+    # another reviewer's final submit for the same round: 409, shown with the JSON to copy
+    other = browser.new_context()
+    try:
+        p2 = other.new_page()
+        open_board(p2, served)
+        p2.check("input[name=preferred][value=C]")
+        p2.click("#submit-btn")
+        p2.wait_for_selector("#error-box:not([hidden])")
+        assert "409" in p2.inner_text("#error-box")
+        assert json.loads(p2.input_value("#feedback-json"))["preferred"] == "C"
+    finally:
+        other.close()
+    assert len(served.records(BOARD)) == 1
+
+
+def test_progress_timeout(page, served: Served) -> None:  # type: ignore[no-untyped-def]
+    open_board(page, served, "?progressTimeout=1500")
+    page.click(".regen-chiclet[data-action=different]")
+    page.click("#regen-btn")
+    wait_status(page, "regenerate")
+    page.wait_for_selector("#progress-view.is-timeout", timeout=15000)
+    assert "No new round arrived" in page.inner_text("#progress-message")
+
+
+def test_file_url_submit_shows_json(page, workspace: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    site = tmp_path / "site"
+    proc = subprocess.run([sys.executable, "-m", "pinup", "build", str(workspace), "--out", str(site)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto((site / "boards" / BOARD / "index.html").as_uri())
+    page.check("input[name=preferred][value=C]")
+    page.click("#submit-btn")
+    page.wait_for_selector("#error-box:not([hidden])")
+    assert "Opened from a file" in page.inner_text("#error-box")
+    body = json.loads(page.input_value("#feedback-json"))
+    assert body["preferred"] == "C" and body["board"] == BOARD
+    assert json.loads(page.eval_on_selector("#feedback-result", "e => e.textContent"))["preferred"] == "C"
+    assert all(u.startswith(("file:", "data:", "blob:", "about:")) for u in requests), requests
+
+
+def test_layout_controls(page, served: Served, artifacts_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    page.set_viewport_size({"width": 1400, "height": 900})
+    open_board(page, served)
+    xs = [page.locator(f"#variant-{v}").bounding_box()["x"] for v in "ABC"]
+    assert len(set(round(x) for x in xs)) == 3  # side by side
+    page.click(".view-btn[data-view=large]")
+    xs = [page.locator(f"#variant-{v}").bounding_box()["x"] for v in "ABC"]
+    assert len(set(round(x) for x in xs)) == 1  # one per row
+    page.click(".device-btn[data-variant=A][data-device=phone]")
+    assert page.eval_on_selector("#variant-A iframe", "f => f.style.width") == "375px"
+    page.click(".device-btn[data-variant=A][data-device=tablet]")
+    assert page.eval_on_selector("#variant-A iframe", "f => f.style.width") == "768px"
+    page.click(".zoom-btn[data-variant=B]")
+    box = page.locator("#variant-B").bounding_box()
+    assert box["width"] >= 1390 and page.get_attribute(".zoom-btn[data-variant=B]", "aria-pressed") == "true"
+    page.screenshot(path=str(artifacts_dir / "boards-fullscreen.png"))
+    page.keyboard.press("Escape")
+    assert page.get_attribute(".zoom-btn[data-variant=B]", "aria-pressed") == "false"
+    page.set_viewport_size({"width": 700, "height": 900})
+    page.click(".view-btn[data-view=grid]")
+    xs = [page.locator(f"#variant-{v}").bounding_box()["x"] for v in "ABC"]
+    assert len(set(round(x) for x in xs)) == 1  # stacked below 768 px
+    page.screenshot(path=str(artifacts_dir / "boards-phone.png"), full_page=True)
+
+
+def test_variant_iframe_is_sandboxed(page, served: Served) -> None:  # type: ignore[no-untyped-def]
+    open_board(page, served)
+    page.wait_for_function("document.querySelectorAll('iframe').length === 3")
+    frame = next(f for f in page.frames if f.url.endswith("a-capture-first.html"))
+    frame.wait_for_load_state()
+    assert frame.evaluate("() => { try { return parent.document.title; } catch (e) { return 'blocked'; } }") == "blocked"
+    assert frame.evaluate("() => { try { localStorage.length; return 'open'; } catch (e) { return 'blocked'; } }") == "blocked"
+
+
+def test_image_board_submits(page, served: Served) -> None:  # type: ignore[no-untyped-def]
+    open_board(page, served, board="sighting-badge")
+    assert page.locator(".variant img").count() == 3
+    assert page.evaluate("Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)")
+    page.check("input[name=preferred][value=A]")
+    page.click("#submit-btn")
+    wait_status(page, "submitted")
+    assert served.records("sighting-badge")[0]["preferred"] == "A"
+    assert served.records(BOARD) == []
+
+
+def test_token_header_sent_when_embedded(page, workspace: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A board built with --api-url posts there with X-Pinup-Board-Token (the hosted endpoint checks it)."""
+    env_secret = "board-secret-for-test"
+    served = start_serve(workspace, "--timeout", "0")
+    try:
+        site = tmp_path / "hosted-site"
+        proc = subprocess.run(
+            [sys.executable, "-m", "pinup", "build", str(workspace), "--out", str(site), "--api-url", served.base],
+            capture_output=True, text=True, timeout=120, env={**__import__("os").environ, "PINUP_BOARD_SECRET": env_secret})
+        assert proc.returncode == 0, proc.stderr
+        shutil.copytree(site / "boards" / BOARD, served.site / "boards" / "hosted-copy", dirs_exist_ok=True)
+        seen: dict[str, str] = {}
+        page.on("request", lambda r: seen.update(r.headers) if r.url.endswith("/api/feedback") else None)
+        page.goto(f"{served.base}/boards/hosted-copy/index.html")
+        page.check("input[name=preferred][value=A]")
+        page.click("#submit-btn")
+        page.wait_for_function("document.querySelector('#status').textContent !== '' || "
+                               "!document.querySelector('#error-box').hidden")
+        import hashlib
+        import hmac
+
+        assert seen.get("x-pinup-board-token") == hmac.new(env_secret.encode(), BOARD.encode(), hashlib.sha256).hexdigest()
+    finally:
+        served.stop()

@@ -1,0 +1,119 @@
+"""board.yaml loading: valid boards load, bad ones fail with the file and the line."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pinup.boards.spec import BoardError, load_board, parse_board_yaml
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "site_src" / "boards"
+
+
+def make_board(tmp_path: Path, yaml_text: str, files: dict[str, str] | None = None, slug: str = "demo") -> Path:
+    folder = tmp_path / slug
+    folder.mkdir(parents=True)
+    (folder / "board.yaml").write_text(yaml_text)
+    for rel, text in (files or {"a.html": "<p>A</p>", "b.png": "x"}).items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text)
+    return folder
+
+
+GOOD = """title: Demo
+brief: Which one?
+variants:
+  - id: A
+    label: First
+    file: a.html
+  - id: B
+    file: b.png
+    device: phone
+"""
+
+
+def test_example_boards_load() -> None:
+    slugs = []
+    for folder in sorted(EXAMPLE.iterdir()):
+        board = load_board(folder)
+        slugs.append(board.slug)
+        assert len(board.spec.variants) >= 3
+        for vid, path in board.files.items():
+            assert path.is_file(), vid
+    assert slugs == ["sighting-badge", "trail-home"]
+    kinds = {v.kind for v in load_board(EXAMPLE / "trail-home").spec.variants}
+    assert kinds == {"html"}
+    assert {v.kind for v in load_board(EXAMPLE / "sighting-badge").spec.variants} == {"image"}
+
+
+def test_good_board_defaults(tmp_path: Path) -> None:
+    board = load_board(make_board(tmp_path, GOOD))
+    assert board.spec.round == 1
+    assert board.spec.device == "desktop"
+    assert [v.kind for v in board.spec.variants] == ["html", "image"]
+    assert board.spec.variants[1].device == "phone"
+    assert board.spec.manifest("demo") == {"board": "demo", "title": "Demo", "round": 1, "variants": ["A", "B"]}
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "needle"),
+    [
+        (GOOD.replace("  - id: B", "  - id: A"), 7, "used twice"),
+        (GOOD.replace("file: b.png", "file: b.gif"), 8, "not supported"),
+        (GOOD.replace("device: phone", "device: watch"), 9, "variants.1.device"),
+        (GOOD.replace("id: B", "id: 'B C'"), 7, "variant id"),
+        ("title: Demo\nvariants: []\n", 2, "variants"),
+        ("title: [unclosed\n", 2, "invalid YAML"),
+        ("- just\n- a list\n", 1, "mapping"),
+        (GOOD.replace("title: Demo\n", "round: 0\ntitle: Demo\n"), 1, "round"),
+    ],
+)
+def test_bad_board_names_file_and_line(tmp_path: Path, text: str, line: int, needle: str) -> None:
+    folder = make_board(tmp_path, text)
+    with pytest.raises(BoardError) as info:
+        load_board(folder)
+    err = info.value
+    assert err.path == folder / "board.yaml"
+    assert err.line == line, str(err)
+    assert needle in str(err)
+    assert str(err).startswith(f"{folder / 'board.yaml'}:{line}: ")
+
+
+def test_yaml_tags_are_not_constructed(tmp_path: Path) -> None:
+    text = "title: !!python/object/apply:os.system ['echo pwned']\nvariants: []\n"
+    with pytest.raises(BoardError, match="invalid YAML"):
+        parse_board_yaml(tmp_path / "board.yaml", text)
+
+
+def test_variant_outside_folder_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "secret.html").write_text("<p>secret</p>")
+    folder = make_board(tmp_path, GOOD.replace("file: a.html", "file: ../secret.html"))
+    with pytest.raises(BoardError, match="outside the board folder"):
+        load_board(folder)
+
+
+def test_symlink_out_of_folder_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "secret.html").write_text("<p>secret</p>")
+    folder = make_board(tmp_path, GOOD.replace("file: a.html", "file: link.html"))
+    os.symlink(tmp_path / "secret.html", folder / "link.html")
+    with pytest.raises(BoardError, match="outside the board folder"):
+        load_board(folder)
+
+
+def test_absolute_and_missing_files(tmp_path: Path) -> None:
+    folder = make_board(tmp_path, GOOD.replace("file: a.html", "file: /etc/hosts.html"))
+    with pytest.raises(BoardError, match="relative"):
+        load_board(folder)
+    folder2 = make_board(tmp_path, GOOD.replace("file: a.html", "file: nope.html"), slug="demo2")
+    with pytest.raises(BoardError, match="does not exist"):
+        load_board(folder2)
+
+
+def test_history_must_be_earlier(tmp_path: Path) -> None:
+    text = GOOD + "history:\n  - round: 1\n    variants: []\n"
+    with pytest.raises(BoardError, match="history round 1"):
+        load_board(make_board(tmp_path, text))
+    ok = GOOD.replace("title: Demo", "title: Demo\nround: 2") + "history:\n  - round: 1\n    variants: []\n"
+    assert load_board(make_board(tmp_path, ok, slug="ok")).spec.history[0].round == 1

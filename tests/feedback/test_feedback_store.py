@@ -1,0 +1,167 @@
+"""The file store: create-only, durable (fsync file and directory) before acknowledging, concurrent-safe."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pinup_feedback.store import open_store
+from pinup_feedback.store.base import (RecordExists, RecordNotFound, StoreError, iso_ts, new_id, now_utc,
+                                       parse_name)
+from pinup_feedback.store.file import FileStore, create_only
+
+
+def record(board: str = "hero", kind: str = "final", **extra: Any) -> dict[str, Any]:
+    return {"schemaVersion": 1, "board": board, "round": 1, "preferred": "A", "ratings": {}, "comments": {},
+            "id": new_id(), "receivedAt": iso_ts(now_utc()), "kind": kind, **extra}
+
+
+def test_save_names_and_reads_back(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    rec = record()
+    key = store.save(rec)
+    assert key.startswith("hero/") and key.endswith(f"-final-{rec['id']}.json")
+    ts, kind, rid = parse_name(key.split("/")[1])
+    assert kind == "final" and rid == rec["id"] and ts.endswith("Z") and ":" not in ts
+    assert store.read(rec["id"]) == rec == store.read(key)
+    [item] = store.list()
+    assert (item.board, item.kind, item.id) == ("hero", "final", rec["id"])
+    assert item.received_at == rec["receivedAt"]
+    with pytest.raises(RecordNotFound):
+        store.read("0" * 32)
+    with pytest.raises(RecordNotFound):
+        store.read("hero/../../etc/passwd")
+
+
+def test_never_overwrites(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    rec = record()
+    key = store.save(rec)
+    before = (tmp_path / key).read_bytes()
+    with pytest.raises(RecordExists):
+        store.save({**rec, "preferred": "B"})
+    assert (tmp_path / key).read_bytes() == before
+    assert [p.name for p in (tmp_path / "hero").iterdir()] == [key.split("/")[1]]  # no tmp files left
+    with pytest.raises(FileExistsError):
+        create_only(tmp_path / key, b"other")
+
+
+def test_fsync_file_then_directory_before_ack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    real_fsync, real_link = os.fsync, os.link
+
+    def fsync(fd: int) -> None:
+        path = os.readlink(f"/proc/self/fd/{fd}")
+        calls.append("dir" if os.path.isdir(path) else f"file:{os.path.basename(path)}")
+        real_fsync(fd)
+
+    def link(src: Any, dst: Any, **kw: Any) -> None:
+        calls.append("link")
+        real_link(src, dst, **kw)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "link", link)
+    FileStore(tmp_path).save(record())
+    assert len(calls) == 3
+    assert calls[0].startswith("file:.") and calls[0].endswith(".tmp")  # data synced under the tmp name
+    assert calls[1:] == ["link", "dir"]  # then published by link, then the directory entry synced
+
+
+def test_failing_fsync_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", broken)
+    with pytest.raises(StoreError):
+        FileStore(tmp_path).save(record())
+    assert list((tmp_path / "hero").iterdir()) == []
+
+
+def test_failing_directory_fsync_unpublishes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = os.fsync
+
+    def dir_broken(fd: int) -> None:
+        if os.path.isdir(os.readlink(f"/proc/self/fd/{fd}")):
+            raise OSError(5, "Input/output error")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", dir_broken)
+    with pytest.raises(StoreError):
+        FileStore(tmp_path).save(record())
+    assert list((tmp_path / "hero").iterdir()) == []
+
+
+def test_concurrent_threads(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    ids: list[str] = []
+    lock = threading.Lock()
+
+    def worker(n: int) -> None:
+        for i in range(25):
+            rec = record(board="hero" if i % 2 else "cards", kind="final" if i % 3 else "regenerate", n=n)
+            store.save(rec)
+            with lock:
+                ids.append(rec["id"])
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    listed = store.list()
+    assert sorted(i.id for i in listed) == sorted(ids) and len(ids) == 200
+    assert [i.timestamp for i in listed] == sorted(i.timestamp for i in listed)
+    for item in listed:
+        assert store.read(item.key)["id"] == item.id  # every file is complete JSON
+
+
+def _process_worker(root: str, n: int, queue: Any) -> None:
+    store = FileStore(root)
+    out = []
+    for _ in range(20):
+        rec = record(proc=n)
+        store.save(rec)
+        out.append(rec["id"])
+    queue.put(out)
+
+
+def test_concurrent_processes(tmp_path: Path) -> None:
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    procs = [ctx.Process(target=_process_worker, args=(str(tmp_path), n, queue)) for n in range(4)]
+    for p in procs:
+        p.start()
+    ids = [i for _ in procs for i in queue.get(timeout=60)]
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    assert sorted(i.id for i in FileStore(tmp_path).list("hero")) == sorted(ids) and len(ids) == 80
+
+
+def test_list_ignores_strangers_and_claims(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    rec = record()
+    store.save(rec)
+    (tmp_path / "hero" / "notes.txt").write_text("x")
+    (tmp_path / "hero" / ".x.json.tmp").write_text("x")
+    assert store.claim("hero/r1/abc.json", {"id": "1"}) is None
+    assert store.claim("hero/r1/abc.json", {"id": "2"}) == {"id": "1"}
+    assert [i.id for i in store.list()] == [rec["id"]]
+
+
+def test_manifest_from_site_boards(tmp_path: Path) -> None:
+    boards = tmp_path / "site" / "boards"
+    (boards / "hero").mkdir(parents=True)
+    (boards / "hero" / "board.json").write_text(json.dumps({"board": "hero", "round": 2, "variants": ["A"]}))
+    store = open_store(tmp_path / "store", manifests_dir=boards)
+    manifest = store.read_manifest("hero")
+    assert manifest is not None and manifest.round == 2 and manifest.variants == ["A"]
+    assert store.read_manifest("cards") is None
+    assert store.read_manifest("../hero") is None
+    assert FileStore(tmp_path).read_manifest("hero") is None

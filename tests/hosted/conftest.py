@@ -1,0 +1,54 @@
+"""Fixtures for the hosted tests: one moto S3 server over real HTTP on 127.0.0.1, fresh buckets."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+FAKE_ENV = {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_SESSION_TOKEN": "testing",
+    "AWS_DEFAULT_REGION": "us-east-1",
+    "AWS_REGION": "us-east-1",
+}
+
+
+@pytest.fixture(scope="session")
+def moto_endpoint() -> Iterator[str]:
+    """moto's server mode (ThreadedMotoServer) on a free loopback port: boto3 talks real HTTP to it."""
+    from moto.server import ThreadedMotoServer
+
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    yield f"http://{host}:{port}"
+    server.stop()
+
+
+@pytest.fixture()
+def aws_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Fake credentials only; no profile or real endpoint leaks into a test."""
+    for name in ("AWS_PROFILE", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "PINUP_STORE", "PINUP_BOARD_SECRET"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in FAKE_ENV.items():
+        monkeypatch.setenv(name, value)
+    return dict(FAKE_ENV)
+
+
+@pytest.fixture()
+def s3(moto_endpoint: str, aws_env: dict[str, str]) -> Any:
+    import boto3
+
+    return boto3.client("s3", endpoint_url=moto_endpoint, region_name="us-east-1")
+
+
+@pytest.fixture()
+def bucket(s3: Any) -> str:
+    """A new bucket per test: the moto server's state is shared by the whole session."""
+    name = f"pinup-test-{uuid.uuid4().hex[:12]}"
+    s3.create_bucket(Bucket=name)
+    return name

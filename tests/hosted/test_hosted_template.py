@@ -1,0 +1,189 @@
+"""infra/template.yaml: cfn-lint clean (as CI runs it), transforms with the SAM translator, and says what the issue asks."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = ROOT / "infra" / "template.yaml"
+CFN_LINT = Path(sys.executable).with_name("cfn-lint")
+
+
+def cfn_lint(path: Path) -> subprocess.CompletedProcess[str]:
+    exe = [str(CFN_LINT)] if CFN_LINT.exists() else [sys.executable, "-m", "cfnlint"]
+    return subprocess.run([*exe, str(path)], capture_output=True, text=True, timeout=240, check=False)
+
+
+@pytest.fixture(scope="module")
+def sam() -> dict[str, Any]:
+    from cfnlint.decode import decode
+
+    template, matches = decode(str(TEMPLATE))
+    assert not matches, matches
+    return template  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module")
+def cfn(sam: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The template as CloudFormation sees it after the SAM transform (CodeUri as if packaged)."""
+    import os
+
+    from samtranslator.translator.transform import transform
+
+    class NoManagedPolicies:
+        def load(self) -> dict[str, str]:
+            return {}
+
+    packaged = copy.deepcopy(sam)
+    for res in packaged["Resources"].values():
+        if res["Type"] == "AWS::Serverless::Function":
+            res["Properties"]["CodeUri"] = "s3://packaged-code/pinup.zip"
+    old = os.environ.get("AWS_DEFAULT_REGION")
+    os.environ["AWS_DEFAULT_REGION"] = "us-east-1"
+    try:
+        out = json.loads(json.dumps(transform(packaged, {}, NoManagedPolicies()), default=str))
+    finally:
+        if old is None:
+            os.environ.pop("AWS_DEFAULT_REGION", None)
+        else:
+            os.environ["AWS_DEFAULT_REGION"] = old
+    path = tmp_path_factory.mktemp("cfn") / "transformed.json"
+    path.write_text(json.dumps(out, indent=1))
+    out["__path__"] = str(path)
+    return out  # type: ignore[no-any-return]
+
+
+def of_type(template: dict[str, Any], kind: str) -> dict[str, dict[str, Any]]:
+    return {k: r for k, r in template["Resources"].items() if r["Type"] == kind}
+
+
+def test_cfn_lint_is_clean() -> None:
+    result = cfn_lint(TEMPLATE)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip() == ""
+
+
+def test_cfn_lint_catches_a_broken_template(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(TEMPLATE.read_text().replace("SigningProtocol: sigv4", "SigningProtocol: sigv5"))
+    assert cfn_lint(broken).returncode != 0
+
+
+def test_transformed_template_is_clean_too(cfn: dict[str, Any]) -> None:
+    path = Path(cfn["__path__"])
+    data = json.loads(path.read_text())
+    data.pop("__path__", None)
+    path.write_text(json.dumps(data))
+    result = cfn_lint(path)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_function(sam: dict[str, Any], cfn: dict[str, Any]) -> None:
+    (fn,) = of_type(cfn, "AWS::Lambda::Function").values()
+    props = fn["Properties"]
+    assert props["Runtime"] == "python3.12"
+    assert props["Architectures"] == ["arm64"]
+    assert props["MemorySize"] == 256
+    assert props["Timeout"] == 10
+    assert props["Handler"] == "pinup_feedback.lambda_handler.handler"
+    env = props["Environment"]["Variables"]
+    assert {"PINUP_STORE", "PINUP_ALLOWED_ORIGINS", "PINUP_BOARD_SECRET", "PINUP_RATE_LIMIT"} <= set(env)
+    assert env["PINUP_STORE"] == {"Fn::Sub": "s3://${FeedbackBucket}/${FeedbackPrefix}"}
+    assert env["PINUP_BOARD_SECRET"] == {"Ref": "BoardSecret"}
+    # CodeUri is relative to the template: it must be the function package with its requirements
+    (sam_fn,) = of_type(sam, "AWS::Serverless::Function").values()
+    code = (TEMPLATE.parent / sam_fn["Properties"]["CodeUri"]).resolve()
+    assert code == ROOT / "functions"
+    assert (code / "requirements.txt").is_file()
+    assert (code / "pinup_feedback" / "lambda_handler.py").is_file()
+
+
+def test_parameters_and_outputs(sam: dict[str, Any]) -> None:
+    params = sam["Parameters"]
+    assert params["BoardSecret"]["NoEcho"] is True
+    assert "Default" not in params["BoardSecret"]
+    assert "AllowedOrigins" in params and "RateLimit" in params
+    assert {"ApiUrl", "BoardsUrl"} <= set(sam["Outputs"])
+
+
+def _statements(cfn: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for role in of_type(cfn, "AWS::IAM::Role").values():
+        for policy in role["Properties"].get("Policies", []):
+            out.extend(policy["PolicyDocument"]["Statement"])
+        assert all("S3" not in str(arn) for arn in role["Properties"].get("ManagedPolicyArns", []))
+    return out
+
+
+def test_iam_is_least_privilege(cfn: dict[str, Any]) -> None:
+    statements = _statements(cfn)
+    actions = {a for s in statements if s["Effect"] == "Allow" for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])}
+    assert actions == {"s3:PutObject", "s3:GetObject", "s3:ListBucket"}
+    assert not any("Delete" in a or a.endswith("*") for a in actions)
+    text = json.dumps(statements)
+    assert "s3:DeleteObject" not in text and '"s3:*"' not in text
+    for s in statements:
+        resource = json.dumps(s["Resource"])
+        if s["Action"] == ["s3:ListBucket"] or s["Action"] == "s3:ListBucket":
+            assert s["Condition"]["StringLike"]["s3:prefix"] == [{"Fn::Sub": "${FeedbackPrefix}/*"}]
+        else:
+            assert "${FeedbackPrefix}/" in resource, resource  # object actions only under the prefix
+        if "s3:PutObject" in s["Action"]:
+            assert resource == json.dumps({"Fn::Sub": "${FeedbackBucket.Arn}/${FeedbackPrefix}/feedback/*"})
+
+
+def _tls_only(policy: dict[str, Any]) -> bool:
+    return any(
+        s["Effect"] == "Deny" and s["Condition"]["Bool"]["aws:SecureTransport"] == "false"
+        for s in policy["PolicyDocument"]["Statement"]
+        if "Condition" in s and "Bool" in s["Condition"]
+    )
+
+
+def test_buckets(sam: dict[str, Any]) -> None:
+    res = sam["Resources"]
+    for name in ("FeedbackBucket", "BoardsBucket"):
+        props = res[name]["Properties"]
+        block = props["PublicAccessBlockConfiguration"]
+        assert all(block[k] is True for k in ("BlockPublicAcls", "BlockPublicPolicy", "IgnorePublicAcls", "RestrictPublicBuckets"))
+        assert props["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]["ServerSideEncryptionByDefault"]["SSEAlgorithm"]
+        assert "WebsiteConfiguration" not in props  # served by CloudFront only
+    assert res["FeedbackBucket"]["Properties"]["VersioningConfiguration"]["Status"] == "Enabled"
+    assert res["FeedbackBucket"]["DeletionPolicy"] == "Retain"
+    assert _tls_only(res["FeedbackBucketPolicy"]["Properties"])
+    assert _tls_only(res["BoardsBucketPolicy"]["Properties"])
+    allow = [s for s in res["BoardsBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"] if s["Effect"] == "Allow"]
+    assert len(allow) == 1 and allow[0]["Principal"] == {"Service": "cloudfront.amazonaws.com"}
+    assert allow[0]["Action"] == "s3:GetObject"
+    assert "AWS:SourceArn" in allow[0]["Condition"]["StringEquals"]
+
+
+def test_cloudfront_with_oac(sam: dict[str, Any]) -> None:
+    res = sam["Resources"]
+    oac = res["BoardsOriginAccessControl"]["Properties"]["OriginAccessControlConfig"]
+    assert (oac["OriginAccessControlOriginType"], oac["SigningBehavior"], oac["SigningProtocol"]) == ("s3", "always", "sigv4")
+    config = res["BoardsDistribution"]["Properties"]["DistributionConfig"]
+    (origin,) = config["Origins"]
+    assert origin["OriginAccessControlId"] == {"Fn::GetAtt": ["BoardsOriginAccessControl", "Id"]}
+    assert config["DefaultCacheBehavior"]["ViewerProtocolPolicy"] == "redirect-to-https"
+
+
+def test_http_api_cors_and_throttling(sam: dict[str, Any], cfn: dict[str, Any]) -> None:
+    api = sam["Resources"]["FeedbackApi"]["Properties"]
+    assert "x-pinup-board-token" in [h.lower() for h in api["CorsConfiguration"]["AllowHeaders"]]
+    assert "POST" in api["CorsConfiguration"]["AllowMethods"]
+    assert "*" not in json.dumps(api["CorsConfiguration"]["AllowOrigins"])
+    assert api["DefaultRouteSettings"]["ThrottlingRateLimit"] == {"Ref": "ThrottleRate"}
+    (stage,) = of_type(cfn, "AWS::ApiGatewayV2::Stage").values()
+    assert stage["Properties"]["DefaultRouteSettings"]["ThrottlingBurstLimit"] == {"Ref": "ThrottleBurst"}
+    (http_api,) = of_type(cfn, "AWS::ApiGatewayV2::Api").values()
+    assert "x-amazon-apigateway-cors" in http_api["Properties"]["Body"]
+    routes = set(http_api["Properties"]["Body"]["paths"])
+    assert "/api/feedback" in routes and "/api/reload" not in routes

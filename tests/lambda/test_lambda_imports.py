@@ -1,0 +1,47 @@
+"""The function stays lean: importing the Lambda handler pulls in nothing from pinup or the site tooling."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FORBIDDEN = ("pinup", "jinja2", "mkdocs", "openai", "markdown_it", "uvicorn", "rich", "click")
+
+PROBE = """
+import json, sys
+import pinup_feedback.lambda_handler as lh
+assert callable(lh.handler)
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_lambda_handler_imports_nothing_heavy(tmp_path: Path) -> None:
+    env = {**os.environ, "PINUP_STORE": "s3://bucket/prefix", "AWS_DEFAULT_REGION": "us-east-1",
+           "PYTHONPATH": str(ROOT / "functions")}
+    out = subprocess.run([sys.executable, "-c", PROBE], env=env, cwd=tmp_path, capture_output=True, text=True,
+                         check=True)
+    modules = json.loads(out.stdout)
+    assert "pinup_feedback.lambda_handler" in modules and "mangum" in modules and "boto3" in modules
+    bad = [m for m in modules if m.split(".")[0] in FORBIDDEN]
+    assert bad == []
+
+
+def test_no_source_file_imports_pinup() -> None:
+    """A static check too, so a lazy `import pinup` inside a function cannot hide."""
+    import ast
+
+    offenders = []
+    for path in (ROOT / "functions" / "pinup_feedback").rglob("*.py"):
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            offenders += [f"{path.name}:{n}" for n in names if n.split(".")[0] in FORBIDDEN[:5]]
+    assert offenders == []
