@@ -67,7 +67,7 @@ class Ledger:
 
     def reset_board(self, board: str) -> None:
         """A reload starts a new review session for the board."""
-        for key in [k for k in self._finals if k[0] == board]:
-            del self._finals[key]
-        for key in [k for k in self._seen if k[0] == board]:
-            del self._seen[key]
+        for final in [k for k in self._finals if k[0] == board]:
+            del self._finals[final]
+        for seen in [k for k in self._seen if k[0] == board]:
+            del self._seen[seen]

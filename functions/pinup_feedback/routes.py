@@ -6,6 +6,7 @@ import hmac
 import json
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +57,8 @@ async def read_json_object(request: Request) -> dict[str, Any]:
 async def post_feedback(request: Request) -> Response:
     ctx = ctx_of(request)
     data = await read_json_object(request)
-    board_hint = data.get("board") if isinstance(data.get("board"), str) and len(data["board"]) <= 64 else "-"
+    raw_board = data.get("board")
+    board_hint = raw_board if isinstance(raw_board, str) and len(raw_board) <= 64 else "-"
     note(request, board=board_hint)
     if data.get("website"):
         log_event("honeypot", board=board_hint)
@@ -170,13 +172,18 @@ def after_store(ctx: Context, record: dict[str, Any]) -> None:
         else:
             ctx.boards.set_status(board, "done", message="feedback received")
     hooks = ctx.hooks
-    for name, call in (("on_feedback", lambda: hooks.on_feedback and hooks.on_feedback(record)),
-                       ("on_regenerate", lambda: kind == "regenerate" and hooks.on_regenerate
-                        and hooks.on_regenerate(record, ctx.boards))):
-        try:
-            call()
-        except Exception as exc:  # a hook bug must not turn a stored record into an error
-            log_event("hook_failed", hook=name, board=board, error=type(exc).__name__)
+    if hooks.on_feedback is not None:
+        run_hook("on_feedback", board, hooks.on_feedback, record)
+    if kind == "regenerate" and hooks.on_regenerate is not None:
+        run_hook("on_regenerate", board, hooks.on_regenerate, record, ctx.boards)
+
+
+def run_hook(name: str, board: str, hook: Callable[..., None], *args: Any) -> None:
+    """A hook bug must not turn a stored record into an error: log it (no text) and go on."""
+    try:
+        hook(*args)
+    except Exception as exc:
+        log_event("hook_failed", hook=name, board=board, error=type(exc).__name__)
 
 
 def write_agent_copy(ctx: Context, record: dict[str, Any]) -> None:
@@ -217,6 +224,9 @@ async def get_events(request: Request) -> Response:
 
     async def stream() -> Any:
         yield "retry: 2000\n\n"
+        if not ctx.local:  # Lambda buffers responses: send the state once and end; boards then poll
+            yield f"data: {json.dumps(ctx.boards.snapshot(board), separators=(',', ':'))}\n\n"
+            return
         async for event in ctx.boards.events(board, ctx.settings.sse_heartbeat):
             if event is None:
                 yield ": heartbeat\n\n"

@@ -81,9 +81,9 @@ class FeedbackV1(BaseModel):
             raise ValueError("regenerateAction 'remix' needs a remixSpec")
         if self.remixSpec is not None and self.regenerateAction != "remix":
             raise ValueError("remixSpec is only allowed with regenerateAction 'remix'")
-        if self.regenerateAction and self.regenerateAction.startswith("more_like_"):
-            if not MORE_LIKE.match(self.regenerateAction):
-                raise ValueError("more_like_<id> names an invalid variant id")
+        action = self.regenerateAction or ""
+        if action.startswith("more_like_") and not MORE_LIKE.match(action):
+            raise ValueError("more_like_<id> names an invalid variant id")
         return self
 
     @property

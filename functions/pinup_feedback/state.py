@@ -174,7 +174,7 @@ class BoardStates:
             while True:
                 try:
                     event = await asyncio.wait_for(sub.queue.get(), timeout=heartbeat)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     yield None
                     continue
                 if event is CLOSED:

@@ -393,8 +393,13 @@ def theme_css(design: DesignSystem, *, fonts: str = "system") -> str:
     return css_for_theme(theme)
 
 
-def css_for_theme(theme: Theme) -> str:
-    """Serialise a decided `Theme` as CSS (safe to inline in a <style> element)."""
+def css_for_theme(theme: Theme, *, auto_dark: bool = True,
+                  dark_selectors: tuple[str, ...] = ("[data-theme=dark]",)) -> str:
+    """Serialise a decided `Theme` as CSS (safe to inline in a <style> element).
+
+    `auto_dark` follows the OS preference until the page picks a theme; embedders
+    (the MkDocs plugin) turn it off and pass their own dark selectors instead.
+    """
     common = {
         "--pinup-radius": theme.radius,
         "--pinup-radius-sm": f"calc({theme.radius} / 2)",
@@ -410,6 +415,7 @@ def css_for_theme(theme: Theme) -> str:
     if theme.google_fonts_url:
         parts.append(f'@import url("{theme.google_fonts_url}");')
     parts.append(_block(":root", light))
-    parts.append(_block("[data-theme=dark]", dark))
-    parts.append("@media (prefers-color-scheme: dark){" + _block(":root:not([data-theme=light])", dark) + "}")
+    parts.append(_block(",".join(dark_selectors), dark))
+    if auto_dark:
+        parts.append("@media (prefers-color-scheme: dark){" + _block(":root:not([data-theme=light])", dark) + "}")
     return "\n".join(parts).replace("<", "\\3c ") + "\n"

@@ -26,6 +26,11 @@ def declarations(css: str) -> list[tuple[str, str]]:
     return [m.groups() for line in css.splitlines() if (m := _DECL.match(line))]  # type: ignore[misc]
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _prefetch(reference_export) -> None:
+    reference_export.prefetch([(path, fmt, prefix) for path in CORPUS_FILES for fmt, prefix in CASES])
+
+
 @pytest.mark.parametrize("fmt,prefix", CASES, ids=[f"{f}-{p}" if p else f for f, p in CASES])
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=[p.name for p in CORPUS_FILES])
 def test_export_matches_reference(path: Path, fmt: str, prefix: str | None, reference_export, design_of) -> None:

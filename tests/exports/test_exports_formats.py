@@ -299,3 +299,14 @@ def test_lint_does_not_import_exporters(tmp_path) -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_cli_dtcg_reports_warnings_on_stderr(tmp_path) -> None:
+    doc = tmp_path / "DESIGN.md"
+    doc.write_text("---\nrounded:\n  pill: 50%\n  md: 8px\n---\n", encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pinup", "export", str(doc), "--format", "dtcg"], capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["rounded"] == {"$type": "dimension", "md": {"$value": {"value": 8, "unit": "px"}}}
+    assert "rounded.pill: 50% has no px or rem equivalent; left out" in proc.stderr

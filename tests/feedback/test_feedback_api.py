@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -462,3 +461,31 @@ async def test_logs_are_json_without_text_or_ip(make_client, local_settings, cap
     assert line["status"] == 200 and line["board"] == "hero" and line["request_id"] and "latency_ms" in line
     text = caplog.text
     assert "PRIVATE-REMARK" not in text and "Secretname" not in text and "127.0.0.1" not in text
+
+
+async def test_concurrent_finals_one_wins(make_client, local_settings, store_dir):
+    import asyncio
+
+    client = make_client(local_settings)
+    results = await asyncio.gather(*[client.post("/api/feedback", json=body(clientId=f"tab-{n}"))
+                                     for n in range(6)])
+    codes = sorted(r.status_code for r in results)
+    assert codes == [200, 409, 409, 409, 409, 409]
+    assert len(stored(store_dir)) == 1
+
+
+async def test_openapi_lists_exactly_the_app_routes(make_client, local_settings, store_dir):
+    from starlette.routing import Mount, Route
+
+    for settings in (local_settings, Settings(mode="hosted", store=str(store_dir), log_requests=False)):
+        client = make_client(settings)
+        doc = (await client.get("/api/openapi.json")).json()
+        served = set()
+        for route in client.app.routes:
+            if isinstance(route, Mount) and route.path == "/api":
+                served |= {("/api" + r.path, m.lower()) for r in route.routes if isinstance(r, Route)
+                           for m in r.methods - {"HEAD"}}
+            elif isinstance(route, Route):
+                served |= {(route.path, m.lower()) for m in route.methods - {"HEAD"}}
+        documented = {(path, method) for path, ops in doc["paths"].items() for method in ops}
+        assert served == documented

@@ -149,3 +149,27 @@ def test_reload_listeners_and_snapshot() -> None:
                                        "progress": {"pct": 50}}
     boards.reload("hero")
     assert seen == ["hero"] and boards.snapshot("hero") == {"board": "hero", "status": "serving"}
+
+
+def test_token_bucket_refills_per_minute() -> None:
+    from pinup_feedback.ratelimit import RateLimiter
+
+    now = [1000.0]
+    limiter = RateLimiter(6, clock=lambda: now[0])  # 6 a minute: one token every 10 s
+    assert [limiter.check("c", "hero") for _ in range(6)] == [0] * 6
+    assert limiter.check("c", "hero") == 10
+    assert limiter.check("c", "cards") == 0 and limiter.check("d", "hero") == 0
+    now[0] += 5
+    assert limiter.check("c", "hero") == 5
+    now[0] += 5
+    assert limiter.check("c", "hero") == 0
+    assert RateLimiter(0).check("c", "hero") == 0
+
+
+def test_token_bucket_memory_is_bounded() -> None:
+    from pinup_feedback.ratelimit import RateLimiter
+
+    limiter = RateLimiter(1, max_keys=10)
+    for n in range(100):
+        limiter.check(f"client-{n}", "hero")
+    assert len(limiter._buckets) == 10

@@ -165,3 +165,19 @@ def test_manifest_from_site_boards(tmp_path: Path) -> None:
     assert store.read_manifest("cards") is None
     assert store.read_manifest("../hero") is None
     assert FileStore(tmp_path).read_manifest("hero") is None
+
+
+def test_without_hard_links_o_excl_keeps_it_create_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    def no_links(src: Any, dst: Any, **kw: Any) -> None:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    store = FileStore(tmp_path)
+    rec = record()
+    key = store.save(rec)
+    assert store.read(key) == rec
+    with pytest.raises(RecordExists):
+        store.save(rec)
+    assert [p.name for p in (tmp_path / "hero").iterdir()] == [key.split("/")[1]]

@@ -26,6 +26,7 @@ def test_generate_writes_a_new_round(api_env: FakeOpenAI, workspace: Path) -> No
     assert result.exit_code == 0, result.output
     board = workspace / "boards" / BOARD
     spec = load_yaml(board / "board.yaml")
+    assert (board / "board.yaml").read_text().startswith("# A review board")  # comments kept
     assert spec["round"] == 2
     assert [v["id"] for v in spec["variants"]] == ["A", "B", "C"]
     assert [v["file"] for v in spec["variants"]] == [f"round-2/variants/{x}.html" for x in "abc"]

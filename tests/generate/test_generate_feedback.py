@@ -126,3 +126,10 @@ def test_no_feedback_is_a_clear_error(api_env: FakeOpenAI, workspace: Path) -> N
     result = run_cli("generate", BOARD, "--src", str(workspace), "--from-feedback")
     assert result.exit_code == 1 and "no feedback for board 'trail-home'" in result.output
     assert api_env.requests == []
+
+
+def test_more_like_a_variant_that_is_gone_asks_for_new_directions(api_env: FakeOpenAI, workspace: Path) -> None:
+    write_feedback(workspace, BOARD, {"regenerated": True, "regenerateAction": "more_like_Z"}, "20261130T000001.000000Z")
+    generate_from_feedback(workspace)
+    assert read_meta(workspace / "boards" / BOARD, 2)["action"] == "different"
+    assert all("<untrusted_base_html" not in p for p in users(api_env))

@@ -94,3 +94,20 @@ def test_second_request_while_running_is_not_started_twice(api_env: FakeOpenAI, 
     assert len(hook.threads) == 1
     assert any(e.get("message") == "a new round is already being generated" for e in states.events)
     assert len(api_env.requests) == 1 and rebuilt == ["x"]
+
+
+def test_build_failure_after_a_round_says_the_round_is_on_disk(api_env: FakeOpenAI, workspace: Path) -> None:
+    record = regenerate_record(workspace)
+
+    def broken_build() -> None:
+        raise RuntimeError("template missing")
+
+    hook = make_on_regenerate(workspace, workspace.parent / "site", rebuild=broken_build, count=1)
+    states = RecordingStates()
+    hook(record, states)
+    for thread in hook.threads:
+        thread.join(timeout=60)
+    errors = [e["error"] for e in states.events if e.get("error")]
+    assert errors and "round 2 was written but the site build failed (template missing)" in errors[0]
+    assert (workspace / "boards" / BOARD / "round-2" / "variants" / "a.html").is_file()
+    assert states.reloaded == [] and states.status(BOARD) == "serving"

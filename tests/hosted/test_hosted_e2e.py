@@ -8,15 +8,11 @@ mirrors them so `pinup feedback list` reads them locally; `pinup build --store s
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
-import importlib
 import json
 import os
 import shutil
-import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,58 +21,13 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
+from hosted_helpers import LambdaContext, fresh_handler_module, response_body, run_pinup, v2_event
+
 ROOT = Path(__file__).resolve().parents[2]
-PINUP = [sys.executable, "-m", "pinup"]
 SECRET = "e2e-board-secret-" + "9" * 32
 API_URL = "https://api.example.test"
 ORIGIN = "https://boards.example.test"
 BOARD = "trail-home"
-
-
-def run_pinup(*args: str, env: dict[str, str], cwd: Path, ok: bool = True) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run([*PINUP, *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=240, check=False)
-    if ok:
-        assert result.returncode == 0, f"pinup {' '.join(args)}\n{result.stdout}\n{result.stderr}"
-    return result
-
-
-class LambdaContext:
-    """The attributes Mangum and our logging read from a Lambda context object."""
-
-    function_name = "pinup-feedback"
-    function_version = "$LATEST"
-    memory_limit_in_mb = 256
-    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:pinup-feedback"
-
-    def __init__(self) -> None:
-        self.aws_request_id = uuid.uuid4().hex
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 9000
-
-
-def v2_event(method: str, path: str, body: dict[str, Any] | None, headers: dict[str, str], source_ip: str) -> dict[str, Any]:
-    """An API Gateway HTTP API (payload format 2.0) event, as the gateway sends it."""
-    raw = json.dumps(body) if body is not None else None
-    request_id = uuid.uuid4().hex[:16]
-    return {
-        "version": "2.0",
-        "routeKey": f"{method} {path}",
-        "rawPath": path,
-        "rawQueryString": "",
-        "headers": {"host": "abc123.execute-api.us-east-1.amazonaws.com", "user-agent": "Mozilla/5.0",
-                    "x-forwarded-for": source_ip, "x-forwarded-proto": "https", "x-forwarded-port": "443",
-                    **({"content-type": "application/json", "content-length": str(len(raw.encode()))} if raw else {}),
-                    **headers},
-        "requestContext": {
-            "accountId": "123456789012", "apiId": "abc123", "domainName": "abc123.execute-api.us-east-1.amazonaws.com",
-            "domainPrefix": "abc123", "requestId": request_id, "routeKey": f"{method} {path}", "stage": "$default",
-            "time": "30/Nov/2026:01:00:00 +0000", "timeEpoch": 1795999200000,
-            "http": {"method": method, "path": path, "protocol": "HTTP/1.1", "sourceIp": source_ip, "userAgent": "Mozilla/5.0"},
-        },
-        "body": raw,
-        "isBase64Encoded": False,
-    }
 
 
 @pytest.fixture()
@@ -106,9 +57,7 @@ def hosted(tmp_path: Path, moto_endpoint: str, s3: Any, aws_env: dict[str, str],
     monkeypatch.setenv("PINUP_BOARD_SECRET", SECRET)
     monkeypatch.setenv("PINUP_ALLOWED_ORIGINS", ORIGIN)
     monkeypatch.setenv("PINUP_RATE_LIMIT", "30")
-    import pinup_feedback.lambda_handler as module
-
-    module = importlib.reload(module)  # the handler reads its settings from the environment at import
+    module = fresh_handler_module()
     yield {"env": env, "site": site, "store": store, "feedback_bucket": feedback_bucket,
            "boards_bucket": boards_bucket, "handler": module.handler, "publish_output": published.stdout,
            "workspace": workspace, "tmp": tmp_path}
@@ -124,9 +73,7 @@ def post(handler: Any, body: dict[str, Any], *, token: str | None, ip: str, orig
     if token is not None:
         headers["x-pinup-board-token"] = token
     response = handler(v2_event("POST", "/api/feedback", body, headers, ip), LambdaContext())
-    raw = response.get("body") or ""
-    if response.get("isBase64Encoded"):
-        raw = base64.b64decode(raw).decode()
+    raw = response_body(response).decode()
     return response["statusCode"], (json.loads(raw) if raw else {}), {k.lower(): v for k, v in (response.get("headers") or {}).items()}
 
 

@@ -191,3 +191,9 @@ def test_missing_bucket_is_a_clear_error(site: Path, aws_env: dict[str, str], mo
 def test_not_a_site(tmp_path: Path, aws_env: dict[str, str]) -> None:
     result = run("publish", str(tmp_path / "nope"), "--bucket", "b", ok=False)
     assert result.exit_code == 1 and "pinup build" in result.output
+
+
+def test_force_reuploads_everything(site: Path, s3: Any, bucket: str, moto_endpoint: str) -> None:
+    run("publish", str(site), "--bucket", bucket, "--endpoint-url", moto_endpoint)
+    forced = run("publish", str(site), "--bucket", bucket, "--endpoint-url", moto_endpoint, "--force")
+    assert f"uploaded {len(EXPECTED) + 1} file(s)" in forced.output

@@ -247,3 +247,13 @@ def test_results_cli_formats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 
     bad = runner.invoke(cli, ["results", "../x", "--src", str(src)])
     assert bad.exit_code == 2
+
+
+def test_table_output_drops_terminal_escapes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PINUP_STORE", raising=False)
+    store = tmp_path / "store"
+    write_store(store, [rec(preferred="A", reviewer="\x1b]0;pwned\x07Eve", comments={"A": "ok\x1b[2J [bold]x[/bold]"})])
+    result = CliRunner().invoke(cli, ["results", BOARD, "--store", str(store), "--src", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "ok[2J [bold]x[/bold]" in result.output and "]0;pwnedEve" in result.output

@@ -233,3 +233,11 @@ def test_bad_settings_fail_at_import(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PINUP_STORE", raising=False)
     with pytest.raises(SettingsError, match="PINUP_STORE"):
         importlib.reload(importlib.import_module("pinup_feedback.lambda_handler"))
+
+
+def test_events_in_hosted_mode_end_after_the_state(lambda_env) -> None:
+    load, _ = lambda_env
+    invoke = load()
+    r = invoke("apigw_v2", "GET", "/api/events", query="board=hero")
+    assert r["statusCode"] == 200 and headers_of(r)["content-type"].startswith("text/event-stream")
+    assert 'data: {"board":"hero","status":"serving"}' in r["body"]

@@ -6,7 +6,7 @@ import json
 import re
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Any, Protocol, runtime_checkable
 
 from ..schema import Manifest
@@ -68,25 +68,25 @@ def new_id() -> str:
 
 
 def now_utc() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def file_ts(when: datetime) -> str:
     """Filename-safe UTC timestamp that sorts chronologically: 20261130T001500.123456Z."""
-    return when.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+    return when.astimezone(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
 
 
 def iso_ts(when: datetime) -> str:
-    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def ts_to_iso(ts: str) -> str:
-    return iso_ts(datetime.strptime(ts, "%Y%m%dT%H%M%S.%fZ").replace(tzinfo=timezone.utc))
+    return iso_ts(datetime.strptime(ts, "%Y%m%dT%H%M%S.%fZ").replace(tzinfo=UTC))
 
 
 def record_name(record: dict[str, Any]) -> str:
     """`<ts>-<kind>-<id>.json` from a record's receivedAt, kind and id."""
-    when = datetime.strptime(record["receivedAt"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+    when = datetime.strptime(record["receivedAt"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
     if record["kind"] not in KINDS:
         raise ValueError(f"bad kind {record['kind']!r}")
     if not re.fullmatch(r"[A-Za-z0-9]{1,64}", record["id"]):

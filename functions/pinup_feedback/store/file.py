@@ -42,6 +42,20 @@ def _write_fsync(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
+def _write_direct(path: Path, data: bytes) -> None:
+    """Fallback without hard links: O_EXCL on the final name; a failed write leaves nothing."""
+    try:
+        _write_fsync(path, data)
+    except FileExistsError:
+        raise
+    except BaseException:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        raise
+
+
 def create_only(path: Path, data: bytes) -> None:
     """Durably create `path` with `data`; FileExistsError if it exists. Never overwrites."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
@@ -50,10 +64,9 @@ def create_only(path: Path, data: bytes) -> None:
         try:
             os.link(tmp, path)
         except OSError as exc:
-            if exc.errno in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV) and not path.exists():
-                _write_fsync(path, data)  # no hard links here: O_EXCL on the final name is create-only too
-            else:
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
                 raise
+            _write_direct(path, data)  # no hard links here: O_EXCL on the final name is create-only too
     finally:
         try:
             os.unlink(tmp)
@@ -142,7 +155,8 @@ class FileStore:
         raise RecordNotFound(id_or_key)
 
     def read(self, id_or_key: str) -> dict[str, Any]:
-        return json.loads(self.path_of(id_or_key).read_text(encoding="utf-8"))
+        data: dict[str, Any] = json.loads(self.path_of(id_or_key).read_text(encoding="utf-8"))
+        return data
 
     def read_manifest(self, board: str) -> Manifest | None:
         if self.manifests_dir is None or not _SLUG.match(board):
@@ -163,6 +177,7 @@ class FileStore:
             create_only(path, encode(payload))
             return None
         except FileExistsError:
-            return json.loads(path.read_text(encoding="utf-8"))
+            existing: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+            return existing
         except OSError as exc:
             raise StoreError(f"could not store claim: {exc.strerror or exc}") from exc

@@ -15,7 +15,8 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 
 from ..schema import BOARD_SLUG_PATTERN, Manifest
-from .base import RecordExists, RecordNotFound, StoredItem, StoreError, StoreUnavailable, encode, parse_name, record_name
+from .base import (RecordExists, RecordNotFound, StoredItem, StoreError, StoreUnavailable, encode, parse_name,
+                   record_name)
 
 _SLUG = re.compile(BOARD_SLUG_PATTERN)
 CLAIMS = "_claims"

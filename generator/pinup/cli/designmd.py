@@ -87,17 +87,19 @@ def export(file: str, fmt: str, prefix: str | None) -> None:
         click.echo(json.dumps({"error": "INVALID_FORMAT", "message": message}, ensure_ascii=False, separators=(",", ":")), err=True)
         sys.exit(1)
     text = _read(file)
-    from pinup.designmd.exporters import ExportError, render
+    from pinup.designmd.exporters import ExportError, render_result
     from pinup.designmd.lint import lint_text
 
     design = lint_text(text).design
     try:
-        output = render(fmt, design, prefix=prefix)
+        result = render_result(fmt, design, prefix=prefix)
     except ExportError as exc:
         payload = {"error": exc.code, "message": exc.message}
         click.echo(json.dumps(payload, ensure_ascii=False, separators=(",", ":")), err=True)
         sys.exit(1)
-    sys.stdout.write(output)
+    for note in result.warnings:  # dtcg: values converted, filled in or left out
+        click.echo(f"pinup export: {note}", err=True)
+    sys.stdout.write(result.text)
     sys.stdout.flush()
 
 

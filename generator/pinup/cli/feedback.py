@@ -74,7 +74,10 @@ def list_feedback(board: str | None, fmt: str, src: str | None, store: str | Non
         received = str(row["receivedAt"] or "")[:19].replace("T", " ")
         table.add_row(str(row["id"])[:8], received, str(row["board"]), str(row["round"]),
                       str(row["kind"]), row["preferred"] or "-", row["action"] or "-", row["reviewer"] or "-")
-    Console().print(table)
+    console = Console()
+    if not console.is_terminal:  # piped: do not squeeze the table into 80 columns
+        console = Console(width=160)
+    console.print(table)
     if not rows:
         click.echo("no feedback yet", err=True)
 

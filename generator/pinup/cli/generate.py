@@ -70,6 +70,8 @@ def generate(
         result = _run_with_progress(options)
     except GenerationError as exc:
         raise click.ClickException(exc.message) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write the round: {exc}") from None
 
     from pinup.generate.cost import format_cost
 

@@ -51,6 +51,7 @@ def _location(url: str, what: str) -> Any:
 @click.option("--region", default=None, help="AWS region of the bucket.")
 @click.option("--public-url", default=None, envvar="PINUP_PUBLIC_URL", help="Public base URL of the site (the stack's BoardsUrl).")
 @click.option("--with-results", is_flag=True, help="Also upload boards/*/results.html (reviewer names and comments).")
+@click.option("--force", is_flag=True, help="Upload every file even if unchanged (e.g. to apply new headers).")
 @click.option("--dry-run", is_flag=True, help="List what would be uploaded; change nothing.")
 def publish(
     site: Path,
@@ -61,6 +62,7 @@ def publish(
     region: str | None,
     public_url: str | None,
     with_results: bool,
+    force: bool,
     dry_run: bool,
 ) -> None:
     """Upload the built SITE (default ./site) to S3; only changed files are sent."""
@@ -85,7 +87,7 @@ def publish(
 
     client = s3_client(endpoint_url, region)
     try:
-        pub.compare(plan, pub.fetch_etags(client, plan))
+        pub.compare(plan, {} if force else pub.fetch_etags(client, plan))
     except (BotoCoreError, ClientError) as exc:
         raise _s3_error(exc) from None
 
@@ -107,7 +109,7 @@ def publish(
             TextColumn("[bold]publish"),
             BarColumn(),
             DownloadColumn(),
-            TextColumn("{task.fields[current]}", style="dim"),
+            TextColumn("{task.fields[current]}", style="dim", markup=False),
             TimeRemainingColumn(),
             console=console,
             transient=not console.is_terminal,
@@ -217,10 +219,21 @@ def _write_csv(res: Any) -> None:
         )
 
 
+_CONTROL = {c: None for c in [*range(0, 9), *range(11, 32), 127, *range(128, 160)]}
+
+
+def _safe(text: str) -> str:
+    """Reviewer text for a terminal: rich markup escaped, control characters (ANSI escapes) dropped."""
+    from rich.markup import escape
+
+    return escape(text.translate(_CONTROL))
+
+
 def _print_table(res: Any) -> None:
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
+
+    escape = _safe
 
     console = Console(highlight=False)
     title = f"{res.title or res.board} — round {res.round if res.round is not None else '?'}"

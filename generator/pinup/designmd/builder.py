@@ -103,6 +103,8 @@ class Model:
     sections: list[Heading] = field(default_factory=list)
     lines: dict[str, int] = field(default_factory=dict)
     crashed: bool = False
+    source_lines: list[str] = field(default_factory=list)  # the document, for prose checks
+    body_start: int = 0  # index of the first line after the front matter
 
 
 class BuildCrash(Exception):

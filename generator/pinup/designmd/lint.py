@@ -60,7 +60,7 @@ def run(text: str, *, extended: bool = False, rules: list | None = None) -> Lint
 
     doc = parse_document(text)
     if doc.error is not None:
-        model = Model(sections=doc.headings)
+        model = Model(sections=doc.headings, source_lines=doc.lines, body_start=doc.body_start)
         finding = RawFinding("warning", None, doc.error.message, None, doc.error.line)
         findings = [finding]
         if extended:
@@ -68,18 +68,20 @@ def run(text: str, *, extended: bool = False, rules: list | None = None) -> Lint
         return LintResult(doc, model, findings, text)
     model, findings = build_model(doc)
     model.sections = doc.headings
+    model.source_lines, model.body_start = doc.lines, doc.body_start
     active = rules if rules is not None else select(extended=extended)
     findings = findings + run_rules(model, active)
+    fallback = doc.first_block_line
     for finding in findings:
         if finding.line is None:
-            finding.line = line_for(finding.path, model.lines)
+            finding.line = line_for(finding.path, model.lines) or fallback
     return LintResult(doc, model, findings, text)
 
 
 def _run_extended_on_prose(model: Model, doc: ParsedDocument) -> list[RawFinding]:
     from pinup.designmd.rules import extended_rules, run_rules
 
-    prose_only = [r for r in extended_rules() if r.name == "duplicate-section"]
+    prose_only = [r for r in extended_rules() if r.name in ("duplicate-section",)]
     return run_rules(model, prose_only)
 
 

@@ -54,6 +54,7 @@ class ParsedDocument:
     headings: list[Heading] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     body_start: int = 0  # 0-based index of the first line after the front matter
+    first_block_line: int | None = None  # 1-based line where the first YAML block opens
     error: ParseError | None = None
 
 
@@ -145,8 +146,9 @@ def parse_document(text: str) -> ParsedDocument:
                 start, end = token.map or (0, 1)
                 doc.headings.append(Heading(title, start + 1, end + 1))
     if not blocks:
-        doc.error = ParseError("NO_YAML_FOUND", NO_YAML_MESSAGE)
+        doc.error = ParseError("NO_YAML_FOUND", NO_YAML_MESSAGE, 1)
         return doc
+    doc.first_block_line = blocks[0][2]
     _merge(doc, blocks)
     return doc
 

@@ -257,14 +257,13 @@ class _Builder:
         self.memo: dict[int, Any] = {}
 
     def build(self, node: Any, indent: int = -1) -> Any:
-        from ruamel.yaml.nodes import MappingNode, SequenceNode
-
         key = id(node)
         if key in self.memo:
             return self.memo[key]
-        if isinstance(node, MappingNode):
+        kind = node.id  # 'mapping' | 'sequence' | 'scalar' in both ruamel and PyYAML
+        if kind == "mapping":
             return self._mapping(node)
-        if isinstance(node, SequenceNode):
+        if kind == "sequence":
             out = YList()
             out.line = node.start_mark.line + 1 + self.offset
             self.memo[key] = out
@@ -355,32 +354,85 @@ def _error_from_ruamel(source: str, exc: Exception) -> YamlError:
     return YamlError(prettify(source, text, mark.line + 1, mark.column + 1), mark.line + 1)
 
 
+def _fast_loader() -> Any:
+    """libyaml's composer (through PyYAML's C binding) with our YAML 1.2 resolver, or None."""
+    global _FAST
+    if _FAST is False:
+        try:
+            from yaml._yaml import CParser  # type: ignore[import-untyped]
+            from yaml.nodes import ScalarNode, SequenceNode  # type: ignore[import-untyped]
+            from yaml.resolver import BaseResolver  # type: ignore[import-untyped]
+        except ImportError:
+            _FAST = None
+            return None
+
+        class FastLoader(CParser, BaseResolver):  # type: ignore[misc]
+            def __init__(self, stream: str) -> None:
+                CParser.__init__(self, stream)
+                BaseResolver.__init__(self)
+
+            def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+                if kind is ScalarNode:
+                    return _PLAIN if implicit[0] else "tag:yaml.org,2002:str"
+                if kind is SequenceNode:
+                    return "tag:yaml.org,2002:seq"
+                return "tag:yaml.org,2002:map"
+
+        _FAST = FastLoader
+    return _FAST
+
+
+_FAST: Any = False
+
+
+def _compose_fast(text: str) -> tuple[bool, Any]:
+    """(True, node) when libyaml composes the block cleanly; (False, None) to use the exact path."""
+    loader_class = _fast_loader()
+    if loader_class is None or "\t" in text:
+        return False, None
+    loader = loader_class(text)
+    try:
+        return True, loader.get_single_node()
+    except Exception:  # any libyaml complaint: let the exact (ruamel) path decide and word it
+        return False, None
+    finally:
+        loader.dispose()
+
+
 def load_block(text: str, line_offset: int = 0) -> Any:
     """Parse one YAML block; lines in the result are `line_offset` + the block's own 1-based line.
 
+    Clean blocks are composed by libyaml (fast); anything libyaml rejects, and any block with
+    tabs, goes through ruamel.yaml with the `yaml` library's tab rules, which words the error.
     Raises `YamlError` (message shaped like the reference's) on any YAML error.
     """
-    from ruamel.yaml.main import YAML
-
-    yaml = YAML(typ="safe", pure=True)
-    yaml.Resolver = _resolver_class()
-    yaml.Scanner, yaml.Reader = _scanner_classes()
-    yaml.allow_duplicate_keys = True
     if "\x00" in text:
         # ruamel uses NUL as its end-of-input marker; carry NULs through as a placeholder
         text = text.replace("\x00", _NUL_SUB)
     if "\r" in text:
         # the `yaml` library ends lines only at \n (and \r\n): a lone CR does not break a line
         text = _LONE_CR.sub(" ", text)
-    try:
-        node = yaml.compose(text)
-    except RecursionError:
-        raise YamlError("YAML nesting is too deep", None) from None
-    except Exception as exc:  # ruamel raises many error classes; all mean "bad YAML"
-        raise _error_from_ruamel(text, exc) from None
+    ok, node = _compose_fast(text)
+    if not ok:
+        node = _compose_exact(text)
     if node is None:
         return None
     try:
         return _Builder(text, line_offset).build(node)
     except RecursionError:
         raise YamlError("YAML nesting is too deep", None) from None
+
+
+def _compose_exact(text: str) -> Any:
+    from ruamel.yaml.main import YAML
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.Resolver = _resolver_class()
+    yaml.Scanner, yaml.Reader = _scanner_classes()
+    yaml.allow_duplicate_keys = True
+    try:
+        return yaml.compose(text)
+    except RecursionError:
+        raise YamlError("YAML nesting is too deep", None) from None
+    except Exception as exc:  # ruamel raises many error classes; all mean "bad YAML"
+        raise _error_from_ruamel(text, exc) from None

@@ -187,9 +187,11 @@ def plan_from_feedback(
     action = str(record.get("regenerateAction") or "").strip() if record.get("regenerated") else ""
     if not action:
         action = f"more_like_{record['preferred']}" if record.get("preferred") else "different"
+    labels = {str(v.get("id")): str(v.get("label") or v.get("id")) for v in variants}
+    if action.startswith("more_like_") and action[len("more_like_"):] not in labels:
+        action = "different"  # the variant is not on the board any more: ask for fresh ideas
     summary = feedback_summary(record, variants) or None
     common = {"feedback_text": summary, "source_feedback_id": record.get("id")}
-    labels = {str(v.get("id")): str(v.get("label") or v.get("id")) for v in variants}
 
     if action == "different":
         return RoundPlan(
@@ -201,7 +203,7 @@ def plan_from_feedback(
             ),
             **common,
         )
-    if action.startswith("more_like_") and action[len("more_like_"):] in labels:
+    if action.startswith("more_like_"):
         vid = action[len("more_like_"):]
         base = read_html(vid)
         return RoundPlan(

@@ -83,7 +83,12 @@ def read_board(ref: BoardRef) -> dict[str, Any]:
     """board.yaml as a round-trip mapping (empty for a board that does not exist yet)."""
     if not ref.exists:
         return {}
-    data = _yaml().load(ref.board_file.read_text(encoding="utf-8"))
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        data = _yaml().load(ref.board_file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, YAMLError) as exc:
+        raise GenerationError("bad_board", f"{ref.board_file}: cannot read board.yaml ({exc})") from None
     if not isinstance(data, dict):
         raise GenerationError("bad_board", f"{ref.board_file}: board.yaml must be a mapping")
     return data

@@ -209,6 +209,16 @@ def _plan(opts: GenerateOptions, ref: BoardRef, board: dict[str, Any], variants:
     return plan_from_feedback(opts.feedback, variants, read_html, opts.count, previous_directions(ref, board))
 
 
+def _description(plan: RoundPlan, k: int) -> str:
+    """The direction, without a leading "Label:" that the label already shows."""
+    direction = plan.directions[k - 1]
+    label = plan.label(k)
+    if not direction.startswith(label + ":"):
+        return direction
+    rest = direction[len(label) + 1:].strip()
+    return rest[:1].upper() + rest[1:]
+
+
 def _cached_call(
     run: _Run, cache: ResponseCache, payload: dict[str, Any], call: Callable[[], CallResult]
 ) -> CallResult:
@@ -246,7 +256,7 @@ def _html_variant(
             run.emit("invalid", f"variant {k} of {run.n} rejected ({rejection}); asking again")
             continue
         return NewVariant(
-            id=variant_id(k - 1), label=plan.label(k), description=plan.directions[k - 1], suffix=".html",
+            id=variant_id(k - 1), label=plan.label(k), description=_description(plan, k), suffix=".html",
             data=checked.html.encode("utf-8"),
             extra={"direction": plan.directions[k - 1], "usage": result.usage.as_dict(),
                    "cached": result.attempts == 0, "rejected": reasons, "stripped": checked.stripped},
@@ -273,7 +283,7 @@ def _image_variant(
     except ValueError as exc:
         raise GenerationError("bad_image", f"variant {k} of {run.n}: {exc}; nothing was written") from None
     return NewVariant(
-        id=variant_id(k - 1), label=plan.label(k), description=plan.directions[k - 1], suffix=".png", data=data,
+        id=variant_id(k - 1), label=plan.label(k), description=_description(plan, k), suffix=".png", data=data,
         extra={"direction": plan.directions[k - 1], "usage": result.usage.as_dict(), "cached": result.attempts == 0},
     )
 

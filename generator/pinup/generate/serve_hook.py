@@ -109,7 +109,13 @@ class Regenerator:
             )
             result = run_generation(options, progress)
             boards.publish(board, {"status": "regenerating", "message": f"building round {result.round}"})
-            self.rebuild()
+            try:
+                self.rebuild()
+            except Exception as exc:  # noqa: BLE001 - the round is on disk; say so
+                raise GenerationError(
+                    "build", f"round {result.round} was written but the site build failed ({exc}); "
+                    "fix it and run `pinup build`"
+                ) from None
             boards.reload(board)
         except GenerationError as exc:
             self._fail(boards, board, exc.message)

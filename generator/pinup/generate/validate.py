@@ -21,7 +21,7 @@ from html.parser import HTMLParser
 _NETWORK = re.compile(r"^\s*(?:(?:https?|wss?|ftp):|//)", re.IGNORECASE)
 #: Namespace URIs are identifiers, not fetches (inline SVG uses them).
 _NAMESPACE = re.compile(r"^\s*https?://www\.w3\.org/", re.IGNORECASE)
-_SCRIPT_URL = re.compile(r"""(?i)\b(?:https?|wss?|ftp)://[^\s'"`)<>]+""")
+_SCRIPT_URL = re.compile(r"""(?i)(?:\b(?:https?|wss?|ftp):|(?<=["'`(])\s*)//[^\s'"`)<>]+""")
 _CSS_IMPORT = re.compile(r"(?is)@import\b[^;]*;?")
 _CSS_URL = re.compile(r"""(?is)url\(\s*(['"]?)(.*?)\1\s*\)""")
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n(.*?)```", re.DOTALL)

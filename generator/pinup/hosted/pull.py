@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from pinup_feedback.store.base import parse_name
+
 from pinup.hosted.aws import S3Location
-from pinup.hosted.records import BOARD_SLUG, RECORD_NAME, iter_s3_records, s3_feedback_prefix
+from pinup.hosted.records import BOARD_SLUG, iter_s3_records, s3_feedback_prefix
 
 #: where the hosted endpoint keeps its create-only idempotency claims (pinup_feedback.store.s3.CLAIMS)
 CLAIMS = "_claims"
@@ -49,8 +51,8 @@ def local_target(location: S3Location, key: str, into: Path) -> Path | None:
         return None
     rest = key[len(base):].split("/")
     board, name = rest[0], rest[-1]
-    if len(rest) < 2 or not BOARD_SLUG.match(board) or not RECORD_NAME.match(name):
-        return None
+    if len(rest) < 2 or not BOARD_SLUG.match(board) or parse_name(name) is None:
+        return None  # only names the local FileStore lists, so `pinup feedback` sees every pulled file
     return Path(into) / board / name
 
 

@@ -23,7 +23,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent.parent
 TEMPLATE_DIR = PACKAGE_DIR / "templates" / "site"
 STATIC_DIR = PACKAGE_DIR / "static" / "site"
 #: static files every site gets under assets/
-STATIC_ASSETS = ("site.css", "site.js")
+STATIC_ASSETS = ("site.css", "pinup.css", "site.js")
 
 
 @dataclass

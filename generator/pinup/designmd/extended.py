@@ -1,0 +1,238 @@
+"""pinup's own checks, beyond the reference linter; they run only with `--extended`.
+
+Each is a plain function `model -> findings` with a docstring saying what it
+checks; `EXTENDED_RULES` registers them after the reference's rules, so the
+default output stays identical to the reference.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pinup.designmd.builder import Model, RawFinding, Typo
+from pinup.designmd.colors import CssColor, parse_css_color, ratio
+from pinup.designmd.dimensions import STANDARD_UNITS, Dim, is_reference
+from pinup.designmd.jsnum import to_fixed
+from pinup.designmd.rules import Rule
+from pinup.designmd.sections import MAX_REFERENCE_DEPTH, canonical
+from pinup.designmd.yamlload import js_string
+
+_TOKEN_GROUPS = ("colors", "rounded", "spacing")
+
+
+def _walk(model: Model, start: str) -> tuple[str, Any]:
+    """Follow a reference from the symbol table: ('ok', value) | ('missing'|'cycle'|'deep', path)."""
+    seen: list[str] = []
+    path = start
+    while True:
+        if path in seen:
+            return "cycle", " -> ".join([*seen, path])
+        if len(seen) > MAX_REFERENCE_DEPTH:
+            return "deep", path
+        seen.append(path)
+        if path not in model.symbols:
+            return "missing", path
+        value = model.symbols[path]
+        if isinstance(value, str) and is_reference(value):
+            path = value[1:-1]
+            continue
+        return "ok", value
+
+
+def token_refs(model: Model) -> list[RawFinding]:
+    """A `{ref}` inside colors/rounded/spacing/typography that does not resolve (unknown token, cycle,
+    chain deeper than 10) or resolves to the wrong kind of value. The reference drops these silently."""
+    findings: list[RawFinding] = []
+    for path, raw in model.raw_tokens.items():
+        group = path.split(".", 1)[0]
+        if group not in (*_TOKEN_GROUPS, "typography") or not (isinstance(raw, str) and is_reference(raw)):
+            continue
+        status, value = _walk(model, raw[1:-1])
+        if status == "missing":
+            message = f"Reference {raw} does not resolve: there is no token '{value}'."
+        elif status == "cycle":
+            message = f"Reference {raw} is circular ({value})."
+        elif status == "deep":
+            message = f"Reference {raw} goes through more than {MAX_REFERENCE_DEPTH} references."
+        else:
+            want = {"colors": "color", "rounded": "dimension", "spacing": "dimension", "typography": "dimension"}[group]
+            kind = getattr(value, "type", None) if isinstance(value, (CssColor, Dim, Typo)) else None
+            if kind == want:
+                if group == "typography":
+                    findings.append(
+                        RawFinding(
+                            "info",
+                            path,
+                            f"Reference {raw} in a typography property resolves, but typography references are "
+                            "not resolved by exporters; write the value instead.",
+                        )
+                    )
+                continue
+            got = kind or f"the invalid value '{js_string(value)}'"
+            message = f"Reference {raw} resolves to {got}, not a {want}."
+        findings.append(RawFinding("error", path, message))
+    return findings
+
+
+def spacing_values(model: Model) -> list[RawFinding]:
+    """Spacing tokens the reference accepts silently but no exporter writes: units other than
+    px/rem/em, and values that are not a dimension or reference at all (`auto`, `8px 16px`, `0`)."""
+    findings: list[RawFinding] = []
+    for path, raw in model.raw_tokens.items():
+        if not path.startswith("spacing."):
+            continue
+        name = path[len("spacing.") :]
+        dim = model.spacing.get(name)
+        if isinstance(dim, Dim) and dim.raw is not None:
+            if dim.unit not in STANDARD_UNITS:
+                findings.append(
+                    RawFinding(
+                        "warning",
+                        path,
+                        f"'{raw}' has the unit '{dim.unit}'; spacing should use px, rem or em.",
+                    )
+                )
+            continue
+        if dim is None and not (isinstance(raw, str) and is_reference(raw)):
+            findings.append(
+                RawFinding(
+                    "warning",
+                    path,
+                    f"'{js_string(raw)}' is not a dimension, so this spacing token is dropped from every export.",
+                )
+            )
+    return findings
+
+
+_HEX_IN_PROSE = re.compile(r"(?<![\w&])#(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{6}|[0-9a-fA-F]{3,4})(?![0-9a-zA-Z_-])")
+_FENCE_LINE = re.compile(r"^\s{0,3}(```|~~~)")
+
+
+def _name_pattern(name: str) -> re.Pattern[str]:
+    words = re.split(r"[-_.\s]+", name)
+    body = r"[-_ .]?".join(re.escape(w) for w in words if w)
+    return re.compile(rf"(?<![\w-]){body}(?![\w-])", re.IGNORECASE)
+
+
+def prose_colors(model: Model, lines: list[str], body_start: int) -> list[RawFinding]:
+    """A line of prose (outside code fences) that names exactly one colour token and gives exactly one
+    hex value that differs from that token's value: the prose and the tokens disagree."""
+    if not model.colors:
+        return []
+    patterns = [(name, _name_pattern(name)) for name in model.colors if len(name) >= 3]
+    findings: list[RawFinding] = []
+    in_fence = False
+    for index in range(body_start, len(lines)):
+        text = lines[index]
+        if _FENCE_LINE.match(text):
+            in_fence = not in_fence
+            continue
+        if in_fence or "#" not in text:
+            continue
+        hexes = _HEX_IN_PROSE.findall(text)
+        if len(hexes) != 1:
+            continue
+        named = [name for name, pattern in patterns if pattern.search(text)]
+        # prefer the longest names: "on-primary" also matches "primary"
+        named = [n for n in named if not any(n != m and n in m for m in named)]
+        if len(named) != 1:
+            continue
+        name = named[0]
+        written = parse_css_color(hexes[0])
+        token = model.colors[name]
+        if written is None or written.hex[:7] == token.hex[:7]:
+            continue
+        findings.append(
+            RawFinding(
+                "warning",
+                f"colors.{name}",
+                f"The prose gives {hexes[0]} for '{name}', but the token is {token.hex}.",
+                line=index + 1,
+            )
+        )
+    return findings
+
+
+def on_color_contrast(model: Model) -> list[RawFinding]:
+    """Each `on-X` colour against its `X` colour (e.g. on-primary on primary) below WCAG AA 4.5:1."""
+    findings: list[RawFinding] = []
+    for name, color in model.colors.items():
+        base = _on_base(name)
+        if base is None or base not in model.colors:
+            continue
+        value = ratio(color, model.colors[base])
+        if value < 4.5:
+            findings.append(
+                RawFinding(
+                    "warning",
+                    f"colors.{name}",
+                    f"'{name}' ({color.hex}) on '{base}' ({model.colors[base].hex}) has contrast ratio "
+                    f"{to_fixed(value, 2)}:1, below WCAG AA minimum of 4.5:1.",
+                )
+            )
+    return findings
+
+
+def _on_base(name: str) -> str | None:
+    head, dot, tail = name.rpartition(".")
+    if tail.startswith("on-") and len(tail) > 3:
+        return f"{head}{dot}{tail[3:]}"
+    return None
+
+
+def duplicate_sections(model: Model) -> list[RawFinding]:
+    """A canonical `##` section (after aliases) that appears more than once."""
+    seen: dict[str, int] = {}
+    findings: list[RawFinding] = []
+    for heading in model.sections:
+        name = canonical(heading.text)
+        if name is None:
+            continue
+        if name in seen:
+            findings.append(
+                RawFinding(
+                    "warning",
+                    None,
+                    f"Section '{name}' appears again (first at line {seen[name]}).",
+                    line=heading.line,
+                )
+            )
+        else:
+            seen[name] = heading.line
+    return findings
+
+
+def font_weights(model: Model) -> list[RawFinding]:
+    """A fontWeight outside CSS's 1–1000 range (the reference accepts any number, even 0 from "")."""
+    findings: list[RawFinding] = []
+    for name, typo in model.typography.items():
+        weight = typo.props.get("fontWeight")
+        if weight is None:
+            continue
+        if not (1 <= weight <= 1000):
+            findings.append(
+                RawFinding(
+                    "warning",
+                    f"typography.{name}.fontWeight",
+                    f"fontWeight {js_string(weight)} is outside the CSS range 1–1000.",
+                )
+            )
+    return findings
+
+
+def prose_colors_rule(model: Model) -> list[RawFinding]:
+    return prose_colors(model, model.source_lines, model.body_start)
+
+
+prose_colors_rule.__doc__ = prose_colors.__doc__
+
+
+EXTENDED_RULES: tuple[Rule, ...] = (
+    Rule("token-broken-ref", "error", token_refs.__doc__ or "", token_refs, extended=True),
+    Rule("spacing-value", "warning", spacing_values.__doc__ or "", spacing_values, extended=True),
+    Rule("prose-color-mismatch", "warning", prose_colors.__doc__ or "", prose_colors_rule, extended=True),
+    Rule("on-color-contrast", "warning", on_color_contrast.__doc__ or "", on_color_contrast, extended=True),
+    Rule("duplicate-section", "warning", duplicate_sections.__doc__ or "", duplicate_sections, extended=True),
+    Rule("font-weight-range", "warning", font_weights.__doc__ or "", font_weights, extended=True),
+)

@@ -1,0 +1,8 @@
+"""Make the helpers importable as a plain module for the DESIGN.md tests."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -1,0 +1,136 @@
+"""Hosted boards in a real browser: Chromium opens a board published to moto's S3 server and posts,
+cross-origin, to a stand-in HTTP API that answers CORS the way infra/template.yaml configures it and
+invokes the Lambda handler. Several reviewers (separate browser contexts) end up as S3 objects that
+`pinup results` aggregates; a board page from an origin the API does not allow cannot post.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hosted_helpers import FakeHttpApi, fresh_handler_module, run_pinup
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRET = "browser-board-secret-" + "7" * 32
+BOARD = "trail-home"
+
+
+@pytest.fixture()
+def deployed(tmp_path: Path, moto_endpoint: str, s3: Any, aws_env: dict[str, str],
+             monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
+    suffix = uuid.uuid4().hex[:8]
+    boards_bucket, feedback_bucket = f"pinup-boards-{suffix}", f"pinup-feedback-{suffix}"
+    s3.create_bucket(Bucket=boards_bucket)
+    s3.create_bucket(Bucket=feedback_bucket)
+    store = f"s3://{feedback_bucket}/pinup"
+    boards_origin = moto_endpoint  # the page's origin: moto serves the bucket path-style
+
+    monkeypatch.setenv("PINUP_STORE", store)
+    monkeypatch.setenv("AWS_ENDPOINT_URL", moto_endpoint)
+    monkeypatch.setenv("PINUP_BOARD_SECRET", SECRET)
+    monkeypatch.setenv("PINUP_ALLOWED_ORIGINS", boards_origin)
+    api = FakeHttpApi(fresh_handler_module().handler, allow_origins=[boards_origin]).start()
+
+    workspace = tmp_path / "ws"
+    shutil.copytree(ROOT / "site_src", workspace, ignore=shutil.ignore_patterns(".pinup", "__pycache__"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PINUP_", "AWS_"))}
+    env.update(aws_env)
+    env["PINUP_BOARD_SECRET"] = SECRET
+    site = tmp_path / "site"
+    run_pinup("build", str(workspace), "--out", str(site), "--api-url", api.url, env=env, cwd=tmp_path)
+    run_pinup("publish", str(site), "--bucket", boards_bucket, "--store", store, "--endpoint-url", moto_endpoint,
+              env=env, cwd=tmp_path)
+    try:
+        yield {"api": api, "store": store, "feedback_bucket": feedback_bucket, "env": {**env, "AWS_ENDPOINT_URL": moto_endpoint},
+               "board_url": f"{moto_endpoint}/{boards_bucket}/boards/{BOARD}/index.html", "site": site,
+               "workspace": workspace, "tmp": tmp_path}
+    finally:
+        api.stop()
+
+
+def review(browser: Any, url: str, *, name: str, pick: str, stars: dict[str, int], comment: str) -> dict[str, Any]:
+    context = browser.new_context()  # a separate reviewer: own localStorage, own clientId
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(url)
+        page.wait_for_selector("#submit-btn")
+        page.fill("#reviewer-name", name)
+        page.check(f"input[name=preferred][value={pick}]")
+        for vid, value in stars.items():
+            page.click(f".stars[data-variant={vid}] .star[data-value='{value}']")
+        page.fill(f".feedback-input[data-variant={pick}]", comment)
+        page.click("#submit-btn")
+        page.wait_for_function("['submitted', ''].includes(document.querySelector('#status').textContent)"
+                               " && (document.querySelector('#status').textContent === 'submitted'"
+                               " || !document.querySelector('#error-box').hidden)")
+        return {
+            "status": page.eval_on_selector("#status", "e => e.textContent"),
+            "error": page.eval_on_selector("#error-box", "e => e.hidden ? '' : e.textContent"),
+            "errors": errors,
+        }
+    finally:
+        context.close()
+
+
+def test_reviewers_in_a_browser_reach_s3_and_results(browser: Any, deployed: dict[str, Any], s3: Any,
+                                                     artifacts_dir: Path) -> None:
+    url = deployed["board_url"]
+    ballots = [
+        ("Ana", "B", {"A": 3, "B": 5}, "Map first <b>wins</b>"),
+        ("Bo", "B", {"B": 4, "C": 2}, "Clear"),
+        ("Cy", "C", {"A": 1, "C": 5}, "Journal feel"),
+    ]
+    for name, pick, stars, comment in ballots:
+        outcome = review(browser, url, name=name, pick=pick, stars=stars, comment=comment)
+        assert outcome["status"] == "submitted", outcome
+        assert not outcome["errors"], outcome["errors"]
+
+    # the browser really went through CORS: a preflight (custom token header) then the POST, with the token
+    api: FakeHttpApi = deployed["api"]
+    posts = [e for e in api.events if e["requestContext"]["http"]["method"] == "POST"]
+    assert len(posts) == 3
+    assert all(e["headers"]["origin"] == url.split("/", 3)[0] + "//" + url.split("/", 3)[2] for e in posts)
+    assert all(len(e["headers"]["x-pinup-board-token"]) == 64 for e in posts)
+
+    keys = [o["Key"] for o in s3.list_objects_v2(Bucket=deployed["feedback_bucket"], Prefix=f"pinup/feedback/{BOARD}/")
+            .get("Contents", [])]
+    assert len(keys) == 3
+
+    result = run_pinup("results", BOARD, "--store", deployed["store"], "--src", str(deployed["workspace"]),
+                       "--format", "json", env=deployed["env"], cwd=deployed["tmp"])
+    data = json.loads(result.stdout)
+    tally = {v["id"]: v for v in data["variants"]}
+    assert data["submissions"] == 3 and data["winner"] == "B"
+    assert (tally["A"]["picks"], tally["B"]["picks"], tally["C"]["picks"]) == (0, 2, 1)
+    assert tally["B"]["mean"] == 4.5 and tally["A"]["median"] == 2.0
+    assert {c["reviewer"] for c in tally["B"]["comments"]} == {"Ana", "Bo"}
+
+    # a page served from an origin the API does not allow: the browser blocks the request, nothing is stored
+    rogue = deployed["tmp"] / "rogue.html"
+    shutil.copy(deployed["site"] / "boards" / BOARD / "index.html", rogue)
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto(rogue.as_uri())
+        page.wait_for_selector("#submit-btn")
+        page.check("input[name=preferred][value=A]")
+        page.click("#submit-btn")
+        page.wait_for_selector("#error-box:not([hidden])")
+        page.screenshot(path=str(artifacts_dir / "hosted-foreign-origin.png"), full_page=True)
+        assert page.eval_on_selector("#status", "e => e.textContent") != "submitted"
+    finally:
+        context.close()
+    after = s3.list_objects_v2(Bucket=deployed["feedback_bucket"], Prefix=f"pinup/feedback/{BOARD}/").get("Contents", [])
+    assert len(after) == 3

@@ -1,0 +1,236 @@
+"""The built site in real Chromium: from file:// and over HTTP on a sub-path; copy, theme, search, axe.
+
+Screenshots at 375, 768 and 1440 px go to test-artifacts/site/.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from site_helpers import MINIMAL, build, write_workspace
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+WIDTHS = (375, 768, 1440)
+AXE_RUN = """async () => {
+  const r = await axe.run(document, {resultTypes: ['violations']});
+  return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 5).map(n => n.target.join(' '))}));
+}"""
+
+
+@pytest.fixture(scope="module")
+def example_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled example, built below a sub-path (served as /deep/sub/path/)."""
+    root = tmp_path_factory.mktemp("served")
+    out = root / "deep" / "sub" / "path"
+    build(ROOT / "site_src", out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def http_base(example_site: Path) -> Iterator[str]:
+    """A real HTTP server on 127.0.0.1 (port 0) serving the folder above the site."""
+    root = example_site.parents[2]
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/deep/sub/path/"
+    server.shutdown()
+    server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+@pytest.fixture(scope="module")
+def axe_path(node_bin: Path) -> Path:
+    path = node_bin.parent / "axe-core" / "axe.min.js"
+    assert path.is_file(), "npm ci installs axe-core"
+    return path
+
+
+def _page_names(site: Path) -> list[str]:
+    return sorted(p.name for p in site.glob("*.html"))
+
+
+def _open(page, url: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """Go to url; return console errors, page errors and any request that left 127.0.0.1/file://."""
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"failed: {r.url}"))
+    page.on("request", lambda r: problems.append(f"remote: {r.url}")
+            if not (r.url.startswith("file://") or r.url.startswith("http://127.0.0.1") or r.url.startswith("data:"))
+            else None)
+    page.goto(url)
+    page.wait_for_load_state("load")
+    return problems
+
+
+def _axe(page, axe_path: Path) -> list[dict]:  # type: ignore[no-untyped-def]
+    page.add_script_tag(path=str(axe_path))
+    return page.evaluate(AXE_RUN)
+
+
+@pytest.mark.parametrize("origin", ["file", "http"])
+def test_every_page_renders_and_passes_axe(browser, example_site: Path, http_base: str, axe_path: Path,
+                                           artifacts_dir: Path, origin: str) -> None:  # type: ignore[no-untyped-def]
+    shots = artifacts_dir / "site"
+    shots.mkdir(exist_ok=True)
+    base = example_site.as_uri() + "/" if origin == "file" else http_base
+    for theme in ("light", "dark"):
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=theme)
+        page = context.new_page()
+        for name in _page_names(example_site):
+            problems = _open(page, base + name)
+            assert problems == [], f"{origin} {name}: {problems}"
+            assert page.locator("h1").first.is_visible(), name
+            assert page.evaluate("getComputedStyle(document.body).backgroundColor") != "rgba(0, 0, 0, 0)"
+            loaded = page.evaluate("Array.isArray(window.PINUP_SEARCH) && window.PINUP_SEARCH.length")
+            assert loaded, f"{name}: search index not loaded"
+            violations = _axe(page, axe_path)
+            assert violations == [], f"{origin} {theme} {name}: {violations}"
+            page.remove_listener("console", lambda m: None) if False else None
+        context.close()
+    if origin == "file":
+        for width in WIDTHS:
+            context = browser.new_context(viewport={"width": width, "height": 900})
+            page = context.new_page()
+            for name in _page_names(example_site):
+                page.goto(base + name)
+                overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+                assert overflow <= 1, f"{name} overflows horizontally at {width}px by {overflow}px"
+                page.screenshot(path=str(shots / f"{Path(name).stem}-{width}.png"), full_page=True)
+            context.close()
+    assert (shots / "colors-375.png").is_file() or origin == "http"
+
+
+def test_copy_buttons_write_to_the_clipboard(browser, http_base: str) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(http_base + "colors.html")
+    for label, expected in (("Value", "#3d5a2a"), ("CSS var", "var(--color-primary)"),
+                            ("Reference", "{colors.primary}")):
+        button = page.locator("#colors-primary button.pinup-copy", has_text=label).first
+        button.click()
+        assert page.evaluate("navigator.clipboard.readText()") == expected
+        assert button.inner_text().startswith("Copied")
+    page.goto(http_base + "typography.html")
+    page.locator("#typography-display button.pinup-copy").click()
+    css = page.evaluate("navigator.clipboard.readText()")
+    assert css.startswith(".typography-display {") and "font-size: 56px;" in css
+    # keyboard: Tab to a copy button and press Enter
+    page.goto(http_base + "colors.html")
+    page.locator("#colors-on-primary button.pinup-copy").first.focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("navigator.clipboard.readText()") == "#ffffff"
+    context.close()
+
+
+def test_copy_from_file_url(browser, example_site: Path) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto((example_site / "colors.html").as_uri())
+    page.locator("#colors-primary button.pinup-copy").first.click()
+    assert page.locator("#colors-primary button.pinup-copy").first.inner_text().startswith("Copied")
+    context.close()
+
+
+def test_light_dark_toggle_switches_and_persists(browser, example_site: Path) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(color_scheme="light")
+    page = context.new_page()
+    page.goto((example_site / "index.html").as_uri())
+    bg = "getComputedStyle(document.body).backgroundColor"
+    assert page.evaluate(bg) == "rgb(243, 239, 228)"  # background
+    toggle = page.locator("[data-theme-toggle]")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    toggle.click()
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert page.evaluate(bg) == "rgb(15, 18, 13)"  # background-dark
+    assert toggle.get_attribute("aria-pressed") == "true"
+    page.goto((example_site / "colors.html").as_uri())
+    assert page.evaluate(bg) == "rgb(15, 18, 13)", "the choice persists across pages"
+    page.locator("[data-theme-toggle]").click()
+    assert page.evaluate(bg) == "rgb(243, 239, 228)"
+    context.close()
+
+
+def test_search_is_offline_and_keyboard_driven(browser, example_site: Path) -> None:  # type: ignore[no-untyped-def]
+    page = browser.new_page()
+    page.goto((example_site / "index.html").as_uri())
+    page.locator("#pinup-search-input").fill("on-primary")
+    results = page.locator("#pinup-search-results a")
+    assert results.count() > 0
+    assert "colors.html#colors-on-primary" in results.first.get_attribute("href")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/colors.html#colors-on-primary")
+    page.locator("#pinup-search-input").fill("moss hunters")
+    assert "index.html" in page.locator("#pinup-search-results a").first.get_attribute("href")
+    page.close()
+
+
+def test_skip_link_and_focus_are_visible(browser, example_site: Path) -> None:  # type: ignore[no-untyped-def]
+    page = browser.new_page()
+    page.goto((example_site / "colors.html").as_uri())
+    page.keyboard.press("Tab")
+    skip = page.locator(".pinup-skip")
+    assert page.evaluate("document.activeElement.className") == "pinup-skip"
+    assert skip.bounding_box()["y"] >= 0, "skip link is on screen when focused"
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"
+    page.keyboard.press("Enter")
+    assert page.evaluate("location.hash") == "#main"
+    page.close()
+
+
+def test_color_blindness_preview_applies_a_filter(browser, example_site: Path) -> None:  # type: ignore[no-untyped-def]
+    page = browser.new_page()
+    page.goto((example_site / "colors.html").as_uri())
+    target = ".pinup-swatches.cvd-target"
+    assert page.evaluate(f"getComputedStyle(document.querySelector('{target}')).filter") == "none"
+    for key in ("protanopia", "deuteranopia", "tritanopia"):
+        page.locator(f"#cvd-{key}").check()
+        assert f"pinup-cvd-{key}" in page.evaluate(f"getComputedStyle(document.querySelector('{target}')).filter")
+    page.close()
+
+
+def test_script_in_prose_runs_only_with_allow_html(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    evil = MINIMAL.replace("Tiny is small.", "Tiny is small. <script>window.__pwned = 1</script>")
+    src = write_workspace(tmp_path / "ws", evil)
+    build(src, tmp_path / "safe")
+    build(src, tmp_path / "open", allow_html=True)
+    page = browser.new_page()
+    page.goto((tmp_path / "safe" / "index.html").as_uri())
+    assert page.evaluate("window.__pwned === undefined")
+    assert "<script>window.__pwned = 1</script>" in page.locator(".pinup-prose").last.inner_text()
+    page.goto((tmp_path / "open" / "index.html").as_uri())
+    assert page.evaluate("window.__pwned") == 1
+    page.close()
+
+
+def test_every_brand_passes_axe(browser, tmp_path: Path, axe_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from pinup.gallery import build_gallery, list_brands
+
+    build_gallery(tmp_path / "gallery")
+    page = browser.new_page()
+    failures = []
+    page.goto((tmp_path / "gallery" / "index.html").as_uri())
+    failures += [("gallery", "index.html", v) for v in _axe(page, axe_path)]
+    for brand in list_brands():
+        for name in _page_names(tmp_path / "gallery" / brand.slug):
+            page.goto((tmp_path / "gallery" / brand.slug / name).as_uri())
+            failures += [(brand.slug, name, v) for v in _axe(page, axe_path)]
+    page.close()
+    assert failures == []

@@ -1,0 +1,119 @@
+"""The output writer (incremental, safe paths) and the build orchestrator."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pinup.output import MANIFEST, OutputPathError, OutputWriter
+
+from site_helpers import MINIMAL, build, write_workspace
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_writer_skips_unchanged_and_removes_stale(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with OutputWriter(out) as w:
+        assert w.write_text("a.html", "one") and w.write_text("sub/b.txt", "two")
+    assert json.loads((out / MANIFEST).read_text())["files"].keys() == {"a.html", "sub/b.txt"}
+    with OutputWriter(out) as w:
+        assert not w.write_text("a.html", "one")
+        assert w.write_text("c.html", "new")
+    assert (w.written, w.skipped, w.removed) == (1, 1, 1)
+    assert not (out / "sub").exists() and (out / "c.html").read_text() == "new"
+    (out / "c.html").unlink()  # a deleted output is rewritten even though its hash is known
+    with OutputWriter(out) as w:
+        w.write_text("a.html", "one")
+        assert w.write_text("c.html", "new")
+
+
+@pytest.mark.parametrize("bad", ["../x", "/etc/passwd", "a/../../x", "", "a\\b", MANIFEST])
+def test_writer_refuses_paths_outside_out_dir(tmp_path: Path, bad: str) -> None:
+    with pytest.raises(OutputPathError):
+        OutputWriter(tmp_path / "out").write_text(bad, "x")
+
+
+def test_clean_refuses_a_folder_that_is_not_a_build(tmp_path: Path) -> None:
+    (tmp_path / "precious.txt").write_text("keep")
+    with pytest.raises(OutputPathError):
+        OutputWriter(tmp_path, clean=True)
+    assert (tmp_path / "precious.txt").exists()
+
+
+def test_build_is_incremental_and_clean_rebuilds(tmp_path: Path) -> None:
+    src = write_workspace(tmp_path / "ws", MINIMAL)
+    first = build(src, tmp_path / "site")
+    assert first.written > 10 and first.skipped == 0
+    assert {"index.html", "colors.html", "lint.html", "downloads.html"} <= set(first.pages)
+    for rel in ("assets/theme.css", "assets/site.css", "assets/site.js", "assets/search-index.js",
+                "downloads/DESIGN.md", "downloads/tokens.json"):
+        assert (tmp_path / "site" / rel).is_file(), rel
+    second = build(src, tmp_path / "site")
+    assert second.written == 0 and second.skipped == first.written
+    (src / "DESIGN.md").write_text(MINIMAL.replace("#1a73e8", "#0b57d0"), "utf-8")
+    third = build(src, tmp_path / "site")
+    assert 0 < third.written < first.written
+    clean = build(src, tmp_path / "site", clean=True)
+    assert clean.skipped == 0
+
+
+def test_malformed_design_md_still_builds_and_strict_fails(tmp_path: Path) -> None:
+    from pinup.cli import cli
+
+    src = write_workspace(tmp_path / "ws", MINIMAL.replace("{colors.primary}", "{colors.missing}"))
+    runner = CliRunner()
+    ok = runner.invoke(cli, ["build", str(src), "--out", str(tmp_path / "a")])
+    assert ok.exit_code == 0, ok.output
+    html = (tmp_path / "a" / "index.html").read_text()
+    assert "lint error" in html and 'href="lint.html"' in html
+    strict = runner.invoke(cli, ["build", str(src), "--out", str(tmp_path / "b"), "--strict"])
+    assert strict.exit_code == 1
+    assert (tmp_path / "b" / "lint.html").is_file()
+    clean_src = write_workspace(tmp_path / "ok", MINIMAL)
+    assert runner.invoke(cli, ["build", str(clean_src), "--out", str(tmp_path / "c"), "--strict"]).exit_code == 0
+
+
+def test_unparseable_design_md_builds_with_findings(tmp_path: Path) -> None:
+    src = write_workspace(tmp_path / "ws", "---\ncolors: [unclosed\n---\n\n## Colors\n\ntext\n")
+    result = build(src, tmp_path / "site")
+    assert result.report.findings, "the YAML problem must be reported"
+    assert "YAML syntax error" in (tmp_path / "site" / "lint.html").read_text()
+    assert (tmp_path / "site" / "colors.html").is_file()
+
+
+def test_missing_workspace_is_a_clear_error(tmp_path: Path) -> None:
+    from pinup.cli import cli
+
+    res = CliRunner().invoke(cli, ["build", str(tmp_path / "nope"), "--out", str(tmp_path / "o")])
+    assert res.exit_code == 1 and "workspace not found" in res.output and "Traceback" not in res.output
+
+
+def test_templates_override_by_name(tmp_path: Path) -> None:
+    tpl = tmp_path / "tpl"
+    (tpl / "assets").mkdir(parents=True)
+    (tpl / "_footer.html").write_text('<footer class="custom-footer">Custom {{ site.name }}</footer>')
+    (tpl / "assets" / "site.css").write_text("body{outline:1px solid red}")
+    src = write_workspace(tmp_path / "ws", MINIMAL)
+    build(src, tmp_path / "site", templates=tpl)
+    assert 'class="custom-footer">Custom Tiny<' in (tmp_path / "site" / "colors.html").read_text()
+    assert (tmp_path / "site" / "assets" / "site.css").read_text() == "body{outline:1px solid red}"
+
+
+def test_design_md_file_as_src_and_gallery(tmp_path: Path) -> None:
+    from pinup.gallery import build_gallery, list_brands
+
+    src = write_workspace(tmp_path / "ws", MINIMAL)
+    assert build(src / "DESIGN.md", tmp_path / "site").pages[0] == "index.html"
+    brands = list_brands()
+    assert brands, "brand_refs/ should hold brands"
+    result = build_gallery(tmp_path / "gallery")
+    index = (tmp_path / "gallery" / "index.html").read_text()
+    for brand in brands:
+        assert f'href="{brand.slug}/index.html"' in index
+        assert (tmp_path / "gallery" / brand.slug / "colors.html").is_file()
+    again = build_gallery(tmp_path / "gallery")
+    assert again.written == 0 and again.skipped == result.written
