@@ -5,10 +5,11 @@ clientId with the same body replays the original 200 and writes nothing; anythin
 A reload (next round built) opens the board again.
 
 Hosted mode (many reviewers per board, many Lambda instances): the guard is per clientId and
-round, made atomic across instances by a create-only claim object in the store. The same clientId
-with the same body replays (and completes a write an earlier attempt could not finish); the same
-clientId with a different body is 409; other reviewers are never blocked. Without a clientId
-there is nothing to key on, so each submission is stored as its own record.
+round, made atomic across instances by a create-only claim object in the store that reserves one
+record name. If that name is still free (an earlier attempt failed before it was acknowledged),
+this request stores there; if it is taken, the same body replays the original 200 and a different
+body is 409. Other reviewers are never blocked. Without a clientId there is nothing to key on,
+so each submission is stored as its own record.
 """
 
 from __future__ import annotations
@@ -18,6 +19,14 @@ import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
+
+
+META_FIELDS = ("id", "receivedAt", "kind", "clientHash")
+
+
+def body_only(record: dict[str, Any]) -> dict[str, Any]:
+    """A stored record without the fields the server added: what the client sent."""
+    return {k: v for k, v in record.items() if k not in META_FIELDS}
 
 
 def fingerprint(body: dict[str, Any]) -> str:

@@ -36,7 +36,8 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
     schemas["Status"] = {
         "type": "object", "required": ["board", "status"],
         "properties": {"board": {"type": "string"}, "status": {"enum": ["serving", "regenerating", "done"]},
-                       "message": {"type": "string"}, "progress": {}, "reload": {"type": "boolean"}},
+                       "message": {"type": "string"}, "progress": {}, "reload": {"type": "boolean"},
+                       "round": {"type": "integer", "description": "progress only: the manifest's round"}},
     }
     board_q = [{"name": "board", "in": "query", "required": False, "schema": {"type": "string"}}]
     token_h = {"name": "X-Pinup-Board-Token", "in": "header", "required": False, "schema": {"type": "string"},

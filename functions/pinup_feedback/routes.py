@@ -18,11 +18,11 @@ from starlette.routing import BaseRoute, Mount, Route
 from . import __version__
 from .context import Context
 from .errors import ApiError
-from .ledger import Receipt, claim_name, fingerprint
+from .ledger import Receipt, body_only, claim_name, fingerprint
 from .logs import client_address, log_event
 from .openapi import build_openapi
 from .schema import BOARD_SLUG_PATTERN, FeedbackInvalid, FeedbackV1, check_against_manifest, parse_feedback
-from .store.base import RecordExists, StoreError, StoreUnavailable, iso_ts, new_id, now_utc
+from .store.base import RecordExists, RecordNotFound, StoreError, StoreUnavailable, iso_ts, new_id, now_utc
 from .tokens import HEADER, token_ok
 
 _SLUG = re.compile(BOARD_SLUG_PATTERN)
@@ -134,7 +134,12 @@ async def store_feedback(ctx: Context, feedback: FeedbackV1, client: str) -> tup
 
 
 async def claimed_final(ctx: Context, feedback: FeedbackV1, client: str, fp: str) -> tuple[dict[str, Any], bool]:
-    """Hosted final with a clientId: a create-only claim makes the guard hold across instances."""
+    """Hosted final with a clientId: a create-only claim makes the guard hold across instances.
+
+    The claim reserves one record name for (board, round, clientId). A later request stores under
+    that same name, create-only: if the name is free, the earlier attempt was never acknowledged
+    and this one completes it; if it is taken, the stored body decides between replay and 409.
+    """
     assert feedback.clientId is not None
     record = new_record(feedback, client)
     payload = {"id": record["id"], "receivedAt": record["receivedAt"], "fingerprint": fp, "kind": "final"}
@@ -145,21 +150,31 @@ async def claimed_final(ctx: Context, feedback: FeedbackV1, client: str, fp: str
         raise unavailable(ctx, exc) from None
     except StoreError as exc:
         raise ApiError(500, "store_failed", "the feedback could not be stored; nothing was acknowledged") from exc
-    replayed = False
     if existing is not None:
-        if existing.get("fingerprint") != fp:
-            raise ApiError(409, "already_submitted",
-                           f"this reviewer already submitted round {feedback.round} of {feedback.board}")
         record = new_record(feedback, client, rid=str(existing["id"]), received_at=str(existing["receivedAt"]))
-        replayed = True
+    replayed = False
     try:
         await save(ctx, record)
-        replayed = False  # an earlier attempt claimed but never stored: this one completes it
     except RecordExists:
-        pass  # stored before: replay, write nothing
+        if existing is None:  # a fresh uuid4 name taken: impossible; refuse rather than guess
+            raise ApiError(500, "store_failed", "record already exists") from None
+        original = await read_stored(ctx, record)
+        if fingerprint(body_only(original)) != fp:
+            raise ApiError(409, "already_submitted",
+                           f"this reviewer already submitted round {feedback.round} of {feedback.board}") from None
+        record, replayed = original, True
     ctx.ledger.remember(feedback.board, feedback.round, "final",
                         Receipt(record["id"], "final", fp, feedback.clientId))
     return record, replayed
+
+
+async def read_stored(ctx: Context, record: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return await run_in_threadpool(ctx.store.read, ctx.store.key_for(record))
+    except StoreUnavailable as exc:
+        raise unavailable(ctx, exc) from None
+    except (StoreError, RecordNotFound, ValueError) as exc:
+        raise ApiError(500, "store_failed", "the stored record could not be read") from exc
 
 
 def after_store(ctx: Context, record: dict[str, Any]) -> None:
@@ -214,8 +229,17 @@ def board_param(request: Request) -> str:
 
 
 async def get_progress(request: Request) -> Response:
+    """The board's state, plus the manifest's round when known (a poller sees a new round appear)."""
     board = board_param(request)
-    return JSONResponse(ctx_of(request).boards.snapshot(board), headers={"Cache-Control": "no-store"})
+    ctx = ctx_of(request)
+    snapshot = ctx.boards.snapshot(board)
+    try:
+        manifest = await run_in_threadpool(ctx.manifests.get, board)
+    except StoreError:
+        manifest = None
+    if manifest is not None:
+        snapshot["round"] = manifest.round
+    return JSONResponse(snapshot, headers={"Cache-Control": "no-store"})
 
 
 async def get_events(request: Request) -> Response:

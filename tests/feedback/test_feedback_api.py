@@ -50,7 +50,13 @@ async def test_regenerate_writes_pending_copy_and_changes_state(make_client, loc
 
 async def test_state_machine_serving_regenerating_reload_serving_done(make_client, local_settings, site):
     seen: list[tuple[str, Any]] = []
-    hooks = Hooks(on_feedback=lambda rec: seen.append(("feedback", rec["kind"])),
+
+    def on_feedback(rec: dict[str, Any]) -> None:
+        on_disk = list((local_settings.site_dir.parent / "store" / rec["board"]).glob(f"*-{rec['id']}.json"))
+        assert len(on_disk) == 1  # hooks run only after the store acknowledged the record
+        seen.append(("feedback", rec["kind"]))
+
+    hooks = Hooks(on_feedback=on_feedback,
                   on_regenerate=lambda rec, boards: seen.append(("regenerate", boards.status(rec["board"]))))
     client = make_client(local_settings, hooks=hooks)
 
@@ -65,6 +71,7 @@ async def test_state_machine_serving_regenerating_reload_serving_done(make_clien
     assert await status() == "regenerating"
     # the next round is built: manifest moves to round 2, then the reload
     (site / "boards/hero/board.json").write_text(json.dumps({"board": "hero", "round": 2, "variants": ["D", "E"]}))
+    assert (await client.get("/api/progress?board=hero")).json()["round"] == 2
     r = await client.post("/api/reload", json={"board": "hero"}, headers=AUTH)
     assert r.status_code == 200 and r.json() == {"reloaded": True, "board": "hero"}
     assert await status() == "serving"
@@ -364,7 +371,7 @@ async def test_progress_needs_a_board(make_client, local_settings):
     assert (await client.get("/api/progress")).status_code == 400
     assert (await client.get("/api/progress?board=../x")).status_code == 400
     client = make_client(local_settings.model_copy(update={"default_board": "hero"}))
-    assert (await client.get("/api/progress")).json() == {"board": "hero", "status": "serving"}
+    assert (await client.get("/api/progress")).json() == {"board": "hero", "status": "serving", "round": 1}
 
 
 async def test_reload_rules(make_client, local_settings, site, tmp_path):
@@ -489,3 +496,27 @@ async def test_openapi_lists_exactly_the_app_routes(make_client, local_settings,
                 served |= {(route.path, m.lower()) for m in route.methods - {"HEAD"}}
         documented = {(path, method) for path, ops in doc["paths"].items() for method in ops}
         assert served == documented
+
+
+async def test_hosted_changed_body_after_an_unacknowledged_failure_is_stored(make_client, store_dir):
+    from pinup_feedback.store.file import FileStore
+
+    settings = Settings(mode="hosted", store=str(store_dir), log_requests=False)
+    fails = {"n": 1}
+
+    class Flaky(FileStore):
+        def save(self, record: dict[str, Any]) -> str:
+            if fails["n"]:
+                fails["n"] -= 1
+                raise StoreError("disk hiccup")
+            return super().save(record)
+
+    client = make_client(settings, store=Flaky(store_dir))
+    assert (await client.post("/api/feedback", json=body(overall="first try"))).status_code == 500
+    second = make_client(settings, store=Flaky(store_dir))
+    r = await second.post("/api/feedback", json=body(overall="edited after the error"))
+    assert r.status_code == 200  # nothing was acknowledged before, so the edit is not a double submit
+    third = make_client(settings, store=Flaky(store_dir))
+    assert (await third.post("/api/feedback", json=body(overall="edited after the error"))).json() == r.json()
+    assert (await third.post("/api/feedback", json=body(overall="first try"))).status_code == 409
+    assert [rec["overall"] for rec in stored(store_dir)] == ["edited after the error"]

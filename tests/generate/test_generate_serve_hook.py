@@ -111,3 +111,13 @@ def test_build_failure_after_a_round_says_the_round_is_on_disk(api_env: FakeOpen
     assert errors and "round 2 was written but the site build failed (template missing)" in errors[0]
     assert (workspace / "boards" / BOARD / "round-2" / "variants" / "a.html").is_file()
     assert states.reloaded == [] and states.status(BOARD) == "serving"
+
+
+def test_model_and_count_from_the_environment(
+    api_env: FakeOpenAI, workspace: Path, monkeypatch  # type: ignore[no-untyped-def]
+) -> None:
+    monkeypatch.setenv("PINUP_GENERATE_MODEL", "llama3.1")
+    monkeypatch.setenv("PINUP_GENERATE_COUNT", "2")
+    states, _ = run_hook(workspace, regenerate_record(workspace))
+    assert [b["model"] for b in api_env.bodies()] == ["llama3.1", "llama3.1"]
+    assert states.reloaded == [BOARD]

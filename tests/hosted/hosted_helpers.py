@@ -71,6 +71,33 @@ def fresh_handler_module() -> Any:
     return module
 
 
+def invoke(handler: Any, event: dict[str, Any]) -> dict[str, Any]:
+    """Call the Lambda handler as the runtime does: on a thread with its own event loop.
+
+    Mangum uses the thread's current loop; in the main thread that may be Playwright's running loop
+    (the session-wide browser fixture), so the call must not happen there.
+    """
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            result["response"] = handler(event, LambdaContext())
+        except BaseException as exc:  # re-raised in the caller
+            result["error"] = exc
+        finally:
+            asyncio.set_event_loop(None)
+            loop.close()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(timeout=60)
+    if "error" in result:
+        raise result["error"]
+    return result["response"]  # type: ignore[no-any-return]
+
+
 def response_body(response: dict[str, Any]) -> bytes:
     raw = response.get("body") or ""
     return base64.b64decode(raw) if response.get("isBase64Encoded") else raw.encode()
@@ -88,6 +115,7 @@ class FakeHttpApi:
         self.handler = handler
         self.allow_origins = set(allow_origins)
         self.events: list[dict[str, Any]] = []
+        self.preflights: list[tuple[str, bool]] = []  # (origin, allowed)
         self.lock = threading.Lock()
         api = self
 
@@ -104,6 +132,7 @@ class FakeHttpApi:
             def do_OPTIONS(self) -> None:  # noqa: N802 - preflight never reaches the Lambda
                 self.send_response(204)
                 origin = self.headers.get("Origin")
+                api.preflights.append((str(origin), origin in api.allow_origins))
                 if origin in api.allow_origins:
                     self._cors()
                     self.send_header("Access-Control-Allow-Methods", api.ALLOW_METHODS)
@@ -120,13 +149,7 @@ class FakeHttpApi:
                 event = v2_event(self.command, parts.path, body, headers, self.client_address[0], parts.query)
                 with api.lock:  # one request per Lambda instance, as on AWS
                     api.events.append(event)
-                    loop = asyncio.new_event_loop()
-                    asyncio.set_event_loop(loop)
-                    try:
-                        response = api.handler(event, LambdaContext())
-                    finally:
-                        asyncio.set_event_loop(None)
-                        loop.close()
+                    response = invoke(api.handler, event)
                 data = response_body(response)
                 self.send_response(int(response["statusCode"]))
                 for name, value in (response.get("headers") or {}).items():
@@ -168,3 +191,61 @@ def run_pinup(*args: str, env: dict[str, str], cwd: Path, ok: bool = True) -> An
     if ok:
         assert result.returncode == 0, f"pinup {' '.join(args)}\n{result.stdout}\n{result.stderr}"
     return result
+
+
+class FakeCloudFront:
+    """A stand-in for the boards distribution on 127.0.0.1: signed reads from the private bucket (as OAC
+    does), the directory-index rewrite of the template's CloudFront Function, and the object's own
+    Content-Type and Cache-Control passed through to the browser."""
+
+    def __init__(self, s3: Any, bucket: str) -> None:
+        self.s3, self.bucket = s3, bucket
+        self.requests: list[tuple[str, int, str]] = []
+        edge = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:  # noqa: N802
+                from botocore.exceptions import ClientError
+
+                uri = urlsplit(self.path).path
+                if uri.endswith("/"):
+                    uri += "index.html"
+                elif "." not in uri.rsplit("/", 1)[-1]:
+                    uri += "/index.html"
+                try:
+                    obj = edge.s3.get_object(Bucket=edge.bucket, Key=uri.lstrip("/"))
+                except ClientError:
+                    edge.requests.append((uri, 403, ""))
+                    self.send_response(403)  # S3 without ListBucket answers 403 for a missing key
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                data = obj["Body"].read()
+                edge.requests.append((uri, 200, obj.get("ContentType", "")))
+                self.send_response(200)
+                self.send_header("Content-Type", obj.get("ContentType", "application/octet-stream"))
+                if obj.get("CacheControl"):
+                    self.send_header("Cache-Control", obj["CacheControl"])
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> FakeCloudFront:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=10)

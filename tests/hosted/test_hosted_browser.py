@@ -1,6 +1,7 @@
-"""Hosted boards in a real browser: Chromium opens a board published to moto's S3 server and posts,
-cross-origin, to a stand-in HTTP API that answers CORS the way infra/template.yaml configures it and
-invokes the Lambda handler. Several reviewers (separate browser contexts) end up as S3 objects that
+"""Hosted boards in a real browser: Chromium opens a board published to a private bucket on moto's S3
+server, through a stand-in CloudFront (signed reads as OAC does, the template's index rewrite), and
+posts, cross-origin, to a stand-in HTTP API that answers CORS the way infra/template.yaml configures it
+and invokes the Lambda handler. Several reviewers (separate browser contexts) end up as S3 objects that
 `pinup results` aggregates; a board page from an origin the API does not allow cannot post.
 """
 
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from hosted_helpers import FakeHttpApi, fresh_handler_module, run_pinup
+from hosted_helpers import FakeCloudFront, FakeHttpApi, fresh_handler_module, run_pinup
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +34,8 @@ def deployed(tmp_path: Path, moto_endpoint: str, s3: Any, aws_env: dict[str, str
     s3.create_bucket(Bucket=boards_bucket)
     s3.create_bucket(Bucket=feedback_bucket)
     store = f"s3://{feedback_bucket}/pinup"
-    boards_origin = moto_endpoint  # the page's origin: moto serves the bucket path-style
+    edge = FakeCloudFront(s3, boards_bucket).start()
+    boards_origin = edge.url  # the page's origin, like https://dxxxx.cloudfront.net
 
     monkeypatch.setenv("PINUP_STORE", store)
     monkeypatch.setenv("AWS_ENDPOINT_URL", moto_endpoint)
@@ -48,14 +50,17 @@ def deployed(tmp_path: Path, moto_endpoint: str, s3: Any, aws_env: dict[str, str
     env["PINUP_BOARD_SECRET"] = SECRET
     site = tmp_path / "site"
     run_pinup("build", str(workspace), "--out", str(site), "--api-url", api.url, env=env, cwd=tmp_path)
-    run_pinup("publish", str(site), "--bucket", boards_bucket, "--store", store, "--endpoint-url", moto_endpoint,
-              env=env, cwd=tmp_path)
+    published = run_pinup("publish", str(site), "--bucket", boards_bucket, "--store", store,
+                          "--endpoint-url", moto_endpoint, "--public-url", edge.url, env=env, cwd=tmp_path)
+    board_url = f"{edge.url}/boards/{BOARD}/"
+    assert board_url in published.stdout
     try:
-        yield {"api": api, "store": store, "feedback_bucket": feedback_bucket, "env": {**env, "AWS_ENDPOINT_URL": moto_endpoint},
-               "board_url": f"{moto_endpoint}/{boards_bucket}/boards/{BOARD}/index.html", "site": site,
+        yield {"api": api, "edge": edge, "store": store, "feedback_bucket": feedback_bucket,
+               "env": {**env, "AWS_ENDPOINT_URL": moto_endpoint}, "board_url": board_url, "site": site,
                "workspace": workspace, "tmp": tmp_path}
     finally:
         api.stop()
+        edge.stop()
 
 
 def review(browser: Any, url: str, *, name: str, pick: str, stars: dict[str, int], comment: str) -> dict[str, Any]:
@@ -101,8 +106,14 @@ def test_reviewers_in_a_browser_reach_s3_and_results(browser: Any, deployed: dic
     api: FakeHttpApi = deployed["api"]
     posts = [e for e in api.events if e["requestContext"]["http"]["method"] == "POST"]
     assert len(posts) == 3
-    assert all(e["headers"]["origin"] == url.split("/", 3)[0] + "//" + url.split("/", 3)[2] for e in posts)
+    assert all(e["headers"]["origin"] == deployed["edge"].url for e in posts)
     assert all(len(e["headers"]["x-pinup-board-token"]) == 64 for e in posts)
+    assert (deployed["edge"].url, True) in api.preflights
+
+    edge: FakeCloudFront = deployed["edge"]
+    served = {uri: ctype for uri, code, ctype in edge.requests if code == 200}
+    assert served[f"/boards/{BOARD}/index.html"] == "text/html; charset=utf-8"  # the directory URL was rewritten
+    assert any(uri.startswith(f"/boards/{BOARD}/variants/") for uri in served)  # variant iframes loaded too
 
     keys = [o["Key"] for o in s3.list_objects_v2(Bucket=deployed["feedback_bucket"], Prefix=f"pinup/feedback/{BOARD}/")
             .get("Contents", [])]
@@ -130,6 +141,7 @@ def test_reviewers_in_a_browser_reach_s3_and_results(browser: Any, deployed: dic
         page.wait_for_selector("#error-box:not([hidden])")
         page.screenshot(path=str(artifacts_dir / "hosted-foreign-origin.png"), full_page=True)
         assert page.eval_on_selector("#status", "e => e.textContent") != "submitted"
+        assert ("null", False) in api.preflights  # file:// origin: refused at the gateway's preflight
     finally:
         context.close()
     after = s3.list_objects_v2(Bucket=deployed["feedback_bucket"], Prefix=f"pinup/feedback/{BOARD}/").get("Contents", [])

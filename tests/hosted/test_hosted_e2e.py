@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
-from hosted_helpers import LambdaContext, fresh_handler_module, response_body, run_pinup, v2_event
+from hosted_helpers import fresh_handler_module, invoke, response_body, run_pinup, v2_event
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "e2e-board-secret-" + "9" * 32
@@ -72,7 +72,7 @@ def post(handler: Any, body: dict[str, Any], *, token: str | None, ip: str, orig
     headers = {"origin": origin}
     if token is not None:
         headers["x-pinup-board-token"] = token
-    response = handler(v2_event("POST", "/api/feedback", body, headers, ip), LambdaContext())
+    response = invoke(handler, v2_event("POST", "/api/feedback", body, headers, ip))
     raw = response_body(response).decode()
     return response["statusCode"], (json.loads(raw) if raw else {}), {k.lower(): v for k, v in (response.get("headers") or {}).items()}
 

@@ -109,6 +109,11 @@ class FileStore:
             raise ValueError(f"bad board slug {board!r}")
         return self.root / board
 
+    def key_for(self, record: dict[str, Any]) -> str:
+        """Where `save` puts the record, relative to the root: `<board>/<ts>-<kind>-<id>.json`."""
+        self._board_dir(record["board"])
+        return f"{record['board']}/{record_name(record)}"
+
     def save(self, record: dict[str, Any]) -> str:
         """Durably create the record's file; returns its path relative to the root."""
         name = record_name(record)

@@ -10,6 +10,7 @@ round shows real alternatives instead of three takes on the same idea.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -172,7 +173,7 @@ def feedback_summary(record: dict[str, Any], variants: list[dict[str, Any]]) -> 
 def plan_from_feedback(
     record: dict[str, Any],
     variants: list[dict[str, Any]],
-    read_html: Any,
+    read_html: Callable[[str], str | None],
     count: int,
     previous_directions: list[str],
 ) -> RoundPlan:
@@ -190,6 +191,8 @@ def plan_from_feedback(
     labels = {str(v.get("id")): str(v.get("label") or v.get("id")) for v in variants}
     if action.startswith("more_like_") and action[len("more_like_"):] not in labels:
         action = "different"  # the variant is not on the board any more: ask for fresh ideas
+    if action == "remix" and not any((record.get("remixSpec") or {}).values()):
+        action = "different"  # a remix of nothing
     summary = feedback_summary(record, variants) or None
     common = {"feedback_text": summary, "source_feedback_id": record.get("id")}
 

@@ -54,6 +54,14 @@ class BoardRef:
         return self.board_file.is_file()
 
 
+def default_workspace() -> Path:
+    """./site_src, else the example copy `pinup serve` makes (./pinup-example/site_src)."""
+    for candidate in (DEFAULT_WORKSPACE, Path("pinup-example") / "site_src"):
+        if (candidate / "DESIGN.md").is_file():
+            return candidate
+    return DEFAULT_WORKSPACE
+
+
 def resolve_board(board: str, src: Path | None = None) -> BoardRef:
     """BOARD is a board folder (with board.yaml) or a slug in the workspace."""
     path = Path(board)
@@ -63,7 +71,7 @@ def resolve_board(board: str, src: Path | None = None) -> BoardRef:
         return BoardRef(slug=folder.name, folder=folder, workspace=Path(workspace).resolve())
     if not SLUG.match(board):
         raise GenerationError("board_not_found", f"no board at {board!r} (give a board slug or a folder with board.yaml)")
-    workspace = Path(src or DEFAULT_WORKSPACE).resolve()
+    workspace = Path(src or default_workspace()).resolve()
     if not workspace.is_dir():
         raise GenerationError("workspace_missing", f"workspace {workspace} does not exist (use --src DIR)")
     return BoardRef(slug=board, folder=workspace / "boards" / board, workspace=workspace)

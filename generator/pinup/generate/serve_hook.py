@@ -11,6 +11,7 @@ button); the stored feedback is untouched, so nothing collected is lost.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,8 @@ from typing import Any
 from pinup.generate.client import ClientOptions, GenerationError
 
 RegenerateHook = Callable[[dict[str, Any], Any], None]
+MODEL_ENV = "PINUP_GENERATE_MODEL"
+COUNT_ENV = "PINUP_GENERATE_COUNT"
 
 
 def default_rebuild(src: Path, site_out: Path) -> None:
@@ -138,7 +141,7 @@ def make_on_regenerate(
     site_out: Path,
     *,
     kind: str | None = None,
-    count: int = 3,
+    count: int | None = None,
     model: str | None = None,
     size: str = "1024x1024",
     base_url: str | None = None,
@@ -150,11 +153,17 @@ def make_on_regenerate(
 ) -> Regenerator:
     """The `Hooks.on_regenerate` callable for `pinup serve --generate`.
 
-    `kind=None` keeps each board's kind: image boards get image variants.
+    `kind=None` keeps each board's kind: image boards get image variants. With no
+    `model`/`count` given, $PINUP_GENERATE_MODEL and $PINUP_GENERATE_COUNT apply (serve
+    has no generation flags), else the runner's defaults and 3 variants.
 
     Serve should check the key first (`pinup.generate.client.resolve_key`) so a
     missing key is reported at start-up rather than on the first regenerate.
     """
     client = ClientOptions(api_key_env=api_key_env, base_url=base_url, timeout=timeout, max_retries=max_retries)
+    model = model or os.environ.get(MODEL_ENV) or None
+    env_count = os.environ.get(COUNT_ENV, "").strip()
+    if count is None:
+        count = int(env_count) if env_count.isdigit() and 1 <= int(env_count) <= 26 else 3
     return Regenerator(src, site_out, kind=kind, count=count, model=model, size=size, client=client,
                        rebuild=rebuild, on_done=on_done)

@@ -29,6 +29,7 @@
   // --- copy to clipboard ------------------------------------------------------------------
   var live = document.createElement("p");
   live.className = "pinup-sr-only";
+  live.id = "pinup-copy-status";
   live.setAttribute("aria-live", "polite");
   document.body.appendChild(live);
 
@@ -60,7 +61,7 @@
       var el = document.getElementById(target);
       text = el ? el.textContent : "";
     }
-    var label = btn.textContent;
+    if (!btn.hasAttribute("data-label")) btn.setAttribute("data-label", btn.innerHTML);
     copyText(text || "").then(function () {
       btn.setAttribute("data-copied", "");
       btn.textContent = "Copied";
@@ -69,7 +70,11 @@
       btn.textContent = "Copy failed";
       live.textContent = "Copy failed";
     }).then(function () {
-      setTimeout(function () { btn.textContent = label; btn.removeAttribute("data-copied"); }, 1500);
+      clearTimeout(btn._pinupTimer);
+      btn._pinupTimer = setTimeout(function () {
+        btn.innerHTML = btn.getAttribute("data-label");
+        btn.removeAttribute("data-copied");
+      }, 1500);
     });
   });
 

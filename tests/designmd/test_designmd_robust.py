@@ -1,0 +1,158 @@
+"""Malformed input never raises: it becomes findings with line numbers. Large files work."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from helpers_designmd import CORPUS, corpus_files, read_text
+
+from pinup.designmd.lint import lint_text, run
+from pinup.designmd.parser import parse_document
+from pinup.designmd.yamlload import YamlError, _compose_exact, _compose_fast, _Builder
+
+
+def _mutations(text: str, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    lines = text.split("\n")
+    out = []
+    for _ in range(12):
+        choice = rng.randrange(7)
+        if choice == 0 and text:
+            out.append(text[: rng.randrange(len(text))])  # truncated anywhere
+        elif choice == 1 and lines:
+            copy = list(lines)
+            i = rng.randrange(len(copy))
+            copy.insert(i, copy[i])  # duplicated line (duplicate keys, headings)
+            out.append("\n".join(copy))
+        elif choice == 2 and lines:
+            copy = list(lines)
+            i = rng.randrange(len(copy))
+            copy[i] = "\t" + copy[i]  # tab indentation
+            out.append("\n".join(copy))
+        elif choice == 3 and text:
+            i = rng.randrange(len(text))
+            out.append(text[:i] + rng.choice(['"', "'", "{", "[", ":", "#", "\x00", "\r", "&a ", "*a", "!!int "]) + text[i:])
+        elif choice == 4:
+            out.append(text.replace("\n", "\r\n", rng.randrange(1, 20)))
+        elif choice == 5 and lines:
+            copy = list(lines)
+            rng.shuffle(copy)
+            out.append("\n".join(copy))
+        else:
+            out.append("\ufeff" + text.replace("  ", "   ", rng.randrange(1, 10)))
+    return out
+
+
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
+def test_mutated_corpus_never_raises(path) -> None:  # type: ignore[no-untyped-def]
+    for index, text in enumerate(_mutations(read_text(path), hash(path.name) & 0xFFFF)):
+        for extended in (False, True):
+            result = run(text, extended=extended)
+            for finding in result.findings:
+                assert finding.severity in ("error", "warning", "info")
+                if finding.path is not None or finding.rule is None:
+                    assert finding.line is not None, (path.name, index, finding)
+        report = lint_text(text)
+        assert report.summary.errors == sum(f.severity == "error" for f in report.findings)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "---",
+        "---\n",
+        "---\n---",
+        "```yaml",
+        "```yaml\n",
+        "## ",
+        "\ufeff",
+        "\x00\x00",
+        "---\n- a\n- [b\n---",
+        "---\na: &a [*a]\n---",
+        "---\ncolors: &c\n  x: *c\n---",
+        "---\n" + "a:\n" + "  " * 300 + "b: 1\n---",
+        "---\ncolors:\n" + "".join(f"  {'  ' * i}l{i}:\n" for i in range(400)) + "---",
+        "---\n" + "[" * 2000 + "\n---",
+        "---\ncomponents:\n  x:\n    backgroundColor: \"{colors.a}\"\ncolors:\n  a: \"{colors.a}\"\n---",
+        "---\ntypography:\n  body: ~\n---",
+    ],
+)
+def test_hostile_inputs_never_raise(text: str) -> None:
+    report = lint_text(text)
+    for finding in report.findings:
+        assert finding.message
+
+
+def test_alias_cycle_stops_at_depth_limit() -> None:
+    result = run("---\ncolors: &c\n  primary: '#000'\n  loop: *c\n---\n")
+    assert any("nesting depth" in f.message for f in result.findings)
+
+
+def big_document(count: int) -> str:
+    lines = ["---", "name: Big", "colors:", '  primary: "#0b57d0"']
+    lines += [f'  c{i}: "#{(i * 2654435761) % 0xFFFFFF:06x}"' for i in range(count)]
+    lines += ['  broken: "#xyz"', "components:"]
+    for i in range(count // 10):
+        lines += [f"  comp{i}:", f'    backgroundColor: "{{colors.c{i}}}"', '    textColor: "{colors.primary}"']
+    lines += ["---", ""]
+    for section in ("Overview", "Colors", "Typography"):
+        lines += [f"## {section}", ""] + [f"Line {i} of {section} prose with **bold** text." for i in range(2000)] + [""]
+    return "\n".join(lines)
+
+
+def test_several_hundred_kb_file() -> None:
+    text = big_document(5000)
+    assert len(text.encode()) > 300_000
+    report = lint_text(text)
+    assert len(report.design.colors) == 5001
+    assert len(report.design.components) == 500
+    bad = [f for f in report.findings if f.path == "colors.broken"]
+    assert len(bad) == 1 and bad[0].line == 5005
+    assert report.design.lines["colors.c4999"] == 5004
+    assert [s.heading for s in report.design.sections] == ["Overview", "Colors", "Typography"]
+    orphans = [f for f in report.findings if f.rule == "orphaned-tokens"]
+    assert len(orphans) == 4500
+    assert report.summary.infos == 3  # token summary + missing spacing + missing rounded
+
+
+def _blocks(path) -> list[tuple[str, int]]:  # type: ignore[no-untyped-def]
+    from pinup.designmd.parser import find_front_matter, split_lines
+
+    text = read_text(path)
+    lines = split_lines(text.lstrip("\ufeff"))
+    out = []
+    close = find_front_matter(lines)
+    if close is not None and close > 1:
+        out.append(("\n".join(lines[1:close]), 1))
+    return out
+
+
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
+def test_fast_yaml_path_agrees_with_exact_path(path) -> None:  # type: ignore[no-untyped-def]
+    """libyaml composes clean blocks; whenever it succeeds, the result equals ruamel's exact path."""
+    for text, offset in _blocks(path):
+        ok, fast = _compose_fast(text)
+        if not ok:
+            continue
+        try:
+            exact = _compose_exact(text)
+        except YamlError:
+            pytest.fail(f"libyaml accepted a block the exact path rejects: {path.name}")
+        a, b = _Builder(text, offset), _Builder(text, offset)
+        try:
+            fast_value = a.build(fast)
+        except YamlError as exc:
+            with pytest.raises(YamlError):
+                b.build(exact)
+            continue
+        exact_value = b.build(exact)
+        assert fast_value == exact_value
+        assert getattr(fast_value, "key_lines", None) == getattr(exact_value, "key_lines", None)
+
+
+def test_parse_keeps_heading_lines_with_crlf_and_bom() -> None:
+    plain = parse_document(read_text(CORPUS / "full-ok.md"))
+    crlf = parse_document(read_text(CORPUS / "bom-crlf.md"))
+    assert [(h.text, h.line) for h in plain.headings] == [(h.text, h.line) for h in crlf.headings]
