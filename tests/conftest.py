@@ -50,9 +50,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """A headless Debian Chromium driven by Playwright (no downloaded browser)."""
+    """A headless Debian Chromium driven by Playwright (no downloaded browser).
+
+    Module-scoped on purpose: Playwright's sync API keeps an event loop running in
+    the main thread while it is alive, which breaks asyncio code (Mangum, ASGI
+    clients) in the tests that follow; stopping it after each module avoids that.
+    """
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (make test does)")
     from playwright.sync_api import sync_playwright

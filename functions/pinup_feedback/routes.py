@@ -79,7 +79,8 @@ async def post_feedback(request: Request) -> Response:
     except StoreUnavailable as exc:
         raise unavailable(ctx, exc) from None
     except StoreError as exc:
-        raise ApiError(500, "store_failed", str(exc)) from None
+        log_event("manifest_unreadable", board=feedback.board, error=type(exc.__cause__ or exc).__name__)
+        raise ApiError(500, "store_failed", "the board manifest is unreadable; nothing was stored") from None
     async with ctx.ledger.lock(feedback.board):
         record, replayed = await store_feedback(ctx, feedback, client)
     note(request, feedback_id=record["id"], replayed=replayed)
@@ -119,9 +120,8 @@ async def store_feedback(ctx: Context, feedback: FeedbackV1, client: str) -> tup
     seen = ctx.ledger.replay(board, round_, cid, fp)
     if seen is not None:
         return {"id": seen.id, "kind": feedback.kind}, True
-    if feedback.kind == "final" and ctx.local:
-        if ctx.ledger.final_for(board, round_) is not None:
-            raise ApiError(409, "already_submitted", f"round {round_} of {board} is already submitted")
+    if feedback.kind == "final" and ctx.local and ctx.ledger.final_for(board, round_) is not None:
+        raise ApiError(409, "already_submitted", f"round {round_} of {board} is already submitted")
     if feedback.kind == "final" and not ctx.local and cid is not None:
         return await claimed_final(ctx, feedback, client, fp)
     record = new_record(feedback, client)

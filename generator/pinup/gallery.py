@@ -6,14 +6,10 @@ gallery, so a rebuild after one brand changes rewrites only that brand's files).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-ROOT = Path(__file__).resolve().parent
 
 
 @dataclass
@@ -33,29 +29,16 @@ class GalleryResult:
     errors: dict[str, int] = field(default_factory=dict)
 
 
-def brands_dir() -> Path:
-    """brand_refs/ of a source checkout, or the copy packaged into the wheel."""
-    for candidate in (ROOT.parent.parent / "brand_refs", ROOT / "_data" / "brand_refs"):
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError("brand_refs not found")
-
-
 def list_brands(root: Path | None = None) -> list[Brand]:
-    """Every brand with a DESIGN.md, named and categorised by manifest.json when it has them."""
-    root = root or brands_dir()
-    meta: dict[str, dict[str, Any]] = {}
-    manifest = root / "manifest.json"
-    if manifest.is_file():
-        data = json.loads(manifest.read_text("utf-8"))
-        entries = data.get("brands", data) if isinstance(data, dict) else data
-        if isinstance(entries, list):
-            meta = {str(e.get("slug")): e for e in entries if isinstance(e, dict)}
+    """Every brand of `pinup.brands`' manifest (in its order) that has a DESIGN.md."""
+    from pinup.brands import brand_refs_dir, load_manifest
+
+    root = root or brand_refs_dir()
     brands = []
-    for folder in sorted(p for p in root.iterdir() if (p / "DESIGN.md").is_file()):
-        info = meta.get(folder.name, {})
-        brands.append(Brand(folder.name, str(info.get("name") or folder.name), str(info.get("category") or ""),
-                            folder / "DESIGN.md"))
+    for entry in load_manifest(root):
+        path = root / entry.slug / "DESIGN.md"
+        if path.is_file():
+            brands.append(Brand(entry.slug, entry.name, entry.category or "", path))
     return brands
 
 

@@ -156,3 +156,44 @@ def test_parse_keeps_heading_lines_with_crlf_and_bom() -> None:
     plain = parse_document(read_text(CORPUS / "full-ok.md"))
     crlf = parse_document(read_text(CORPUS / "bom-crlf.md"))
     assert [(h.text, h.line) for h in plain.headings] == [(h.text, h.line) for h in crlf.headings]
+
+
+def _md_lines(text: str) -> list[str]:
+    from pinup.designmd.parser import find_front_matter, split_lines
+
+    lines = split_lines(text.removeprefix("\ufeff"))
+    close = find_front_matter(lines)
+    return lines if close is None else [""] * (close + 1) + lines[close + 1 :]
+
+
+def _markdown_samples() -> list[tuple[str, str]]:
+    from helpers_designmd import ROOT
+
+    paths = corpus_files() + sorted(ROOT.glob("brand_refs/*/DESIGN.md")) + sorted(ROOT.glob("site_src/DESIGN.md"))
+    samples = []
+    for path in paths:
+        text = read_text(path)
+        samples.append((path.name, text))
+        samples += [(f"{path.name}~{i}", t) for i, t in enumerate(_mutations(text, len(text)))]
+    tricky = [
+        "## A\n---\n", "Para\n## B\n", "- item\n\n  ```yaml\n  a: 1\n  ```\n", "```yaml\na: 1\n", "```yaml\n```\n",
+        "## C ##\n", "## #\n", "##\n", "## C#\n", "``` yaml extra\nk: v\n```\n", "~~~~yml\nk: v\n~~~\n~~~~\n",
+        "text\n```yaml\nk: v\n```\n", "1. one\n2. two\n## After\n", "Para\n===\n", "***\n## X\n", "## Do's and Don'ts\n",
+        "# H1\n### H3\n## H2 text  \n", "[ref]: /url\n## Link\n", "  ## Indented two\n", "```\n## not\n```\n## yes\n",
+    ]
+    samples += [(f"tricky{i}", t) for i, t in enumerate(tricky)]
+    return samples
+
+
+def test_fast_markdown_scan_agrees_with_markdown_it() -> None:
+    from pinup.designmd.parser import scan_markdown, scan_simple
+
+    answered = 0
+    for name, text in _markdown_samples():
+        lines = _md_lines(text)
+        simple = scan_simple(lines)
+        if simple is None:
+            continue
+        answered += 1
+        assert simple == scan_markdown(lines), name
+    assert answered > 50  # the fast path really is used

@@ -280,6 +280,14 @@ def test_dtcg_names_are_made_legal() -> None:
     assert sum("renamed" in w for w in result.warnings) == 2
 
 
+@pytest.mark.parametrize("weight,written", [(400, 400), (1, 1), (999.5, 999.5), (1000, 999), (5000, 400), (0, 400)])
+def test_dtcg_font_weight_range(weight: float, written: float) -> None:
+    design = DesignSystem(typography={"t": Typography(fontFamily="X", fontSize=dim(16, "px"), fontWeight=weight)})
+    result = render_result("dtcg", design)
+    assert json.loads(result.text)["typography"]["t"]["$value"]["fontWeight"] == written
+    assert bool([w for w in result.warnings if "fontWeight" in w]) == (weight != written)
+
+
 def test_dtcg_alpha_is_clamped() -> None:
     design = DesignSystem(colors={"bad": Color(hex="#ff0000-7f", r=255, g=0, b=0, a=-0.5, luminance=0.2)})
     result = render_result("dtcg", design)

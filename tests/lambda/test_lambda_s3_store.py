@@ -203,3 +203,20 @@ async def test_hosted_replay_across_instances_via_s3_claims(s3_server: tuple[str
             assert r.status_code == 409
     assert ids[0] == ids[1]
     assert len(all_keys(client, "p/feedback/hero/")) == 1
+
+
+def test_manifest_access_denied_means_no_manifest(s3_server: tuple[str, Any]) -> None:
+    """S3 answers 403 for a missing key when the role may not list it: shape-only validation then."""
+    from botocore.awsrequest import AWSResponse
+
+    endpoint, _ = s3_server
+    store = S3Store(BUCKET, "p", endpoint_url=endpoint)
+    body = b"<Error><Code>AccessDenied</Code><Message>denied</Message></Error>"
+
+    def deny(request: Any, **_: Any) -> Any:
+        return AWSResponse(request.url, 403, {"content-type": "application/xml"}, FakeRaw(body))
+
+    store.client.meta.events.register("before-send.s3.GetObject", deny)
+    assert store.read_manifest("hero") is None
+    with pytest.raises(StoreUnavailable):
+        store.read(f"p/feedback/hero/2026/11/30/20261130T001500.000000Z-final-{'a' * 32}.json")

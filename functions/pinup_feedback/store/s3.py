@@ -20,7 +20,9 @@ from .base import (RecordExists, RecordNotFound, StoredItem, StoreError, StoreUn
 
 _SLUG = re.compile(BOARD_SLUG_PATTERN)
 CLAIMS = "_claims"
-MISSING = {"NoSuchKey", "404", "NotFound"}
+MISSING = frozenset({"NoSuchKey", "404", "NotFound"})
+# Without s3:ListBucket on the key, S3 answers a missing key with 403: a manifest is optional.
+MANIFEST_MISSING = MISSING | {"AccessDenied", "403"}
 EXISTS = {"PreconditionFailed", "412"}
 
 
@@ -103,13 +105,13 @@ class S3Store:
         except BotoCoreError as exc:
             raise StoreUnavailable(f"S3 put failed: {type(exc).__name__}") from exc
 
-    def _get(self, key: str) -> bytes | None:
+    def _get(self, key: str, *, missing: frozenset[str] = MISSING) -> bytes | None:
         from botocore.exceptions import BotoCoreError, ClientError
 
         try:
             return self.client.get_object(Bucket=self.bucket, Key=key)["Body"].read()  # type: ignore[no-any-return]
         except ClientError as exc:
-            if error_code(exc) in MISSING:
+            if error_code(exc) in missing:
                 return None
             raise StoreUnavailable(f"S3 get failed: {error_code(exc)}") from exc
         except BotoCoreError as exc:
@@ -166,7 +168,7 @@ class S3Store:
     def read_manifest(self, board: str) -> Manifest | None:
         if not _SLUG.match(board):
             return None
-        data = self._get(self._key("boards", f"{board}.json"))
+        data = self._get(self._key("boards", f"{board}.json"), missing=MANIFEST_MISSING)
         if data is None:
             return None
         try:

@@ -77,8 +77,17 @@ def build(src: Path, out: Path, clean: bool, strict: bool, allow_html: bool, fon
 @click.option("--fonts", type=FONTS, default="system", show_default=True)
 def gallery(out: Path, clean: bool, fonts: str) -> None:
     """Build a browsable site for every bundled brand design system, with an index linking them all."""
+    from pinup.brands import BrandError
+    from pinup.build import BuildError
     from pinup.gallery import build_gallery
 
+    try:
+        _gallery(out, clean, fonts, build_gallery)
+    except (BrandError, BuildError) as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _gallery(out: Path, clean: bool, fonts: str, build_gallery) -> None:  # type: ignore[no-untyped-def]
     bar = _progress_bar(25)
     if bar is None:
         result = build_gallery(out, clean=clean, fonts=fonts)

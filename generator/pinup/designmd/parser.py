@@ -127,30 +127,118 @@ def parse_document(text: str) -> ParsedDocument:
         blocks.append(("frontmatter", yaml_text, 1))
         md_lines = [""] * (close + 1) + lines[close + 1 :]
         doc.body_start = close + 1
-    md = _markdown()
-    env: dict[str, Any] = {}
-    tokens = md.parse("\n".join(md_lines), env)
+    scanned = scan_simple(md_lines)
+    if scanned is None:
+        scanned = scan_markdown(md_lines)
+    fences, headings = scanned
     code_count = 0
-    for index, token in enumerate(tokens):
-        if token.type == "fence":
-            info = token.info.strip()
-            lang = info.split(None, 1)[0] if info else ""
-            if lang in ("yaml", "yml"):
-                code_count += 1
-                start = token.map[0] if token.map else 0
-                blocks.append((f"code block {code_count}", token.content, start + 1))
-        elif token.type == "heading_open" and token.tag == "h2":
-            inline = tokens[index + 1]
-            title = heading_text(md, inline.content, env)
-            if title:
-                start, end = token.map or (0, 1)
-                doc.headings.append(Heading(title, start + 1, end + 1))
+    for lang, content, start in fences:
+        if lang in ("yaml", "yml"):
+            code_count += 1
+            blocks.append((f"code block {code_count}", content, start + 1))
+    doc.headings = [Heading(title, start + 1, end + 1) for title, start, end in headings if title]
     if not blocks:
         doc.error = ParseError("NO_YAML_FOUND", NO_YAML_MESSAGE, 1)
         return doc
     doc.first_block_line = blocks[0][2]
     _merge(doc, blocks)
     return doc
+
+
+Fence = tuple[str, str, int]  # (lang, content, 0-based line of the opening fence)
+HeadingSpan = tuple[str, int, int]  # (text, 0-based start line, 0-based end line, exclusive)
+
+
+def scan_markdown(md_lines: list[str]) -> tuple[list[Fence], list[HeadingSpan]]:
+    """Fences and H2 headings by a full CommonMark parse (markdown-it-py, CommonMark preset)."""
+    md = _markdown()
+    env: dict[str, Any] = {}
+    tokens = md.parse("\n".join(md_lines), env)
+    fences: list[Fence] = []
+    headings: list[HeadingSpan] = []
+    for index, token in enumerate(tokens):
+        if token.type == "fence":
+            info = token.info.strip()
+            lang = info.split(None, 1)[0] if info else ""
+            fences.append((lang, token.content, token.map[0] if token.map else 0))
+        elif token.type == "heading_open" and token.tag == "h2":
+            title = heading_text(md, tokens[index + 1].content, env)
+            start, end = token.map or (0, 1)
+            headings.append((title, start, end))
+    return fences, headings
+
+
+_SIMPLE_FENCE = re.compile(r"^(`{3,}|~{3,})(.*)\Z")
+_SIMPLE_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ ]+(.*?))?[ ]*\Z")
+_SIMPLE_CLOSING = re.compile(r"(?:^|[ ]+)#+[ ]*\Z")
+_SIMPLE_UNDERLINE = re.compile(r"^ {0,3}(?:=+|-+)[ ]*\Z")
+_SIMPLE_CONTAINER = re.compile(r"^ {0,3}(?:[>< \t]|(?:[-+*]|[0-9]{1,9}[.)])(?:[ ]+)(?:[#>`~<]|[ ]))")
+_SIMPLE_INLINE_SPECIAL = re.compile(r"[`*_\[\]!<>\\]|&[#a-zA-Z0-9]+;")
+
+
+def scan_simple(md_lines: list[str]) -> tuple[list[Fence], list[HeadingSpan]] | None:
+    """A fast scan for the plain documents most DESIGN.md files are; None means "use markdown-it".
+
+    It accepts only lines whose CommonMark meaning is unambiguous without a full parser: no tabs,
+    blockquotes, HTML, indented code, setext underlines, fences inside containers, or headings with
+    inline markup. A differential test checks it agrees with `scan_markdown` wherever it answers.
+    """
+    fences: list[Fence] = []
+    headings: list[HeadingSpan] = []
+    index, count = 0, len(md_lines)
+    previous_blank = True
+    while index < count:
+        line = md_lines[index]
+        if "\t" in line or "\x00" in line:
+            return None
+        stripped = line.lstrip(" ")
+        if not stripped:
+            previous_blank = True
+            index += 1
+            continue
+        indent = len(line) - len(stripped)
+        if indent >= 4 or _SIMPLE_CONTAINER.match(line):
+            return None
+        fence = _SIMPLE_FENCE.match(line)
+        if fence:
+            marker, info = fence.group(1), fence.group(2)
+            if marker[0] == "`" and "`" in info:
+                return None
+            if "\\" in info or "&" in info:
+                return None
+            info = info.strip()
+            lang = info.split(None, 1)[0] if info else ""
+            close = re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ ]*\Z")
+            body: list[str] = []
+            end = index + 1
+            while end < count and not close.match(md_lines[end]):
+                body.append(md_lines[end])
+                end += 1
+            content = "".join(text + "\n" for text in body)
+            fences.append((lang, content, index))
+            index = end + 1
+            previous_blank = True
+            continue
+        if stripped[0] in "`~" and stripped.startswith(("```", "~~~")):
+            return None  # an indented fence: its end depends on containers
+        if _SIMPLE_UNDERLINE.match(line) and not previous_blank:
+            return None  # a possible setext heading
+        atx = _SIMPLE_ATX.match(line)
+        if atx:
+            if len(atx.group(1)) == 2:
+                text = atx.group(2) or ""
+                text = _SIMPLE_CLOSING.sub("", text)
+                if _SIMPLE_INLINE_SPECIAL.search(text):
+                    return None
+                headings.append((js_trim(text), index, index + 1))
+            previous_blank = True
+            index += 1
+            continue
+        if stripped[0] == "#" and stripped.startswith("##") and not stripped.startswith("#######"):
+            return None  # `##Colors` and friends: let the full parser decide
+        previous_blank = False
+        index += 1
+    return fences, headings
 
 
 def _ending_before(text: str, pos: int) -> str:

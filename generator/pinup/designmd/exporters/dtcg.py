@@ -159,8 +159,12 @@ class _Builder:
         weight: float = 400
         if typo.fontWeight is None:
             pass
-        elif math.isfinite(typo.fontWeight) and 1 <= typo.fontWeight <= 1000:
+        elif math.isfinite(typo.fontWeight) and 1 <= typo.fontWeight < 1000:
             weight = typo.fontWeight
+        elif typo.fontWeight == 1000:
+            # DTCG allows 1000, Terrazzo only < 1000; 999 renders the same.
+            weight = 999
+            self.warnings.append(f"{where}.fontWeight: 1000 written as 999 (Terrazzo accepts 0-999)")
         else:
             self.warnings.append(f"{where}.fontWeight: {js_number(typo.fontWeight)} is outside 1-1000; written as 400")
         return {
@@ -268,7 +272,8 @@ class _Builder:
                     alias = self.alias_for(model_path, "typography", raw)
                     token = {"$type": "typography", "$value": alias} if alias else None
                 if token is None:
-                    skipped.append(prop)
+                    unresolved = isinstance(raw, str) and _REF.fullmatch(raw) is not None
+                    skipped.append(f"{prop} (unresolved reference {raw})" if unresolved else prop)
                     continue
                 names = [*self.dtcg_path("components", comp_name, model_path)[1:], _segment(_kebab(prop).replace(".", "_"))]
                 self.place(("components", *names), token, model_path, token["$type"])

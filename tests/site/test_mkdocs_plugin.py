@@ -1,0 +1,100 @@
+"""The `pinup` MkDocs plugin under `mkdocs build --strict`, with the plain theme and material."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from bs4 import BeautifulSoup
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = ("index", "colors", "typography", "layout", "elevation", "shapes", "components", "guidelines",
+         "downloads", "lint")
+
+
+def _mkdocs(config: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out)],
+                          capture_output=True, text=True, env=env, timeout=240)
+
+
+def _project(tmp_path: Path, extra: str = "", nav: bool = True) -> Path:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "DESIGN.md").write_text((ROOT / "site_src" / "DESIGN.md").read_text("utf-8"), "utf-8")
+    (tmp_path / "docs" / "index.md").write_text(
+        "# Home\n\nSee the [colors](design-system/colors.md) and the "
+        "[button](design-system/components.md#component-button-primary).\n", "utf-8")
+    lines = ["site_name: Plugin test", "strict: true"]
+    if nav:
+        lines += ["nav:", "  - Home: index.md"]
+    lines += ["plugins:", "  - search", "  - pinup:", "      design_md: DESIGN.md", "      section: Design system"]
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("\n".join(lines) + "\n" + extra, "utf-8")
+    return config
+
+
+def _check_links(site: Path, page: Path) -> None:
+    soup = BeautifulSoup(page.read_text("utf-8"), "html.parser")
+    for a in soup.select(".pinup-embed a[href]"):
+        parts = urlsplit(a["href"])
+        assert not parts.scheme and not parts.netloc, a["href"]
+        target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+        if target.is_dir():
+            target = target / "index.html"
+        assert target.is_file(), f"{page}: broken {a['href']}"
+        if parts.fragment:
+            assert BeautifulSoup(target.read_text("utf-8"), "html.parser").find(id=parts.fragment), a["href"]
+
+
+@pytest.mark.parametrize("theme", ["mkdocs", "material"])
+def test_plugin_builds_strict(tmp_path: Path, theme: str) -> None:
+    config = _project(tmp_path, f"theme:\n  name: {theme}\n", nav=theme == "mkdocs")
+    out = tmp_path / "site"
+    result = _mkdocs(config, out)
+    assert result.returncode == 0, result.stderr
+    folder = out / "design-system"
+    for slug in PAGES:
+        page = folder / ("index.html" if slug == "index" else f"{slug}/index.html")
+        assert page.is_file(), slug
+        _check_links(out, page)
+    colors = BeautifulSoup((folder / "colors" / "index.html").read_text("utf-8"), "html.parser")
+    assert colors.select_one(".pinup-embed #colors-primary button.pinup-copy[data-copy='#3d5a2a']")
+    assert colors.find("h1").get_text(strip=True) == "Colors"
+    nav_text = colors.get_text(" ")
+    assert "Design system" in nav_text and "Lint report" in nav_text
+    for asset in ("theme.css", "pinup.css", "site.js"):
+        assert (folder / "assets" / asset).is_file()
+    assert "design-system/assets/pinup.css" in (folder / "colors" / "index.html").read_text("utf-8")
+    assert (folder / "downloads" / "DESIGN.md").read_text("utf-8").startswith("---")
+    assert (folder / "downloads" / "tokens.json").is_file()
+    home = (out / "index.html").read_text("utf-8")
+    assert 'href="design-system/colors/"' in home
+
+
+def test_plugin_without_directory_urls(tmp_path: Path) -> None:
+    config = _project(tmp_path, "use_directory_urls: false\n")
+    out = tmp_path / "site"
+    result = _mkdocs(config, out)
+    assert result.returncode == 0, result.stderr
+    page = out / "design-system" / "lint.html"
+    assert page.is_file()
+    _check_links(out, out / "design-system" / "components.html")
+
+
+def test_plugin_reports_a_missing_design_md(tmp_path: Path) -> None:
+    config = _project(tmp_path)
+    (tmp_path / "DESIGN.md").unlink()
+    result = _mkdocs(config, tmp_path / "site")
+    assert result.returncode != 0 and "design_md not found" in result.stderr
+
+
+def test_project_docs_build_strict(tmp_path: Path) -> None:
+    """The repository's own docs (mkdocs.yml at the root) with the example design system."""
+    result = _mkdocs(ROOT / "mkdocs.yml", tmp_path / "docs")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert (tmp_path / "docs" / "design-system" / "colors" / "index.html").is_file()
+    assert (tmp_path / "docs" / "site" / "index.html").is_file()
