@@ -137,6 +137,7 @@ def regenerate(page, served: Served, setup) -> dict:  # type: ignore[no-untyped-
     assert len(records) == 1 and records[0]["kind"] == "regenerate"
     assert pending["id"] == records[0]["id"]
     assert page.locator("#progress-view").is_visible()
+    assert page.locator("#retry-regen-btn").is_hidden()  # only after a generation failure
     assert all_disabled(page)
     return records[0]
 

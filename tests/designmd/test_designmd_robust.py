@@ -197,3 +197,26 @@ def test_fast_markdown_scan_agrees_with_markdown_it() -> None:
         answered += 1
         assert simple == scan_markdown(lines), name
     assert answered > 50  # the fast path really is used
+
+
+def test_fast_markdown_scan_on_random_documents() -> None:
+    """Random documents built from lines CommonMark treats specially; fixed seed, so it is repeatable."""
+    from pinup.designmd.parser import scan_markdown, scan_simple
+
+    pieces = [
+        "## Colors", "## Brand & Style", "##Colors", "  ## Two", "### Three", "# One", "## Colors ##", "## `x`",
+        "Text line", "more text", "", "", "---", "===", "***", "- item", "* item", "1. item", "  continued",
+        "```yaml", "```", "~~~yml", "~~~", "````", "key: value", "  nested: 1", "> quote", "<div>", "    code",
+        "- ## Shapes", "- **Bold** item", "- `#fff` code", "1. **x**", "* *em*", "-  two spaces", "- - nested",
+        "- ```yaml", "-", "+ > q", "10) ten", "  ```yaml", "   ~~~", "[a]: /b", "## A *b*", "##", "## #", "## C#", "text ## not", "\\## escaped", "## Do's",
+    ]
+    rng = random.Random(20260101)
+    answered = 0
+    for _ in range(3000):
+        lines = [rng.choice(pieces) for _ in range(rng.randrange(1, 14))]
+        simple = scan_simple(lines)
+        if simple is None:
+            continue
+        answered += 1
+        assert simple == scan_markdown(lines), lines
+    assert answered > 300

@@ -10,11 +10,6 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
-CORPUS = HERE / "corpus"
-CORPUS_FILES = sorted(CORPUS.glob("*.md"))
-
-
 @dataclass(frozen=True)
 class RefRun:
     """What the reference CLI printed for one export."""

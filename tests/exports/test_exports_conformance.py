@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS_FILES
+from exports_corpus import CORPUS_FILES
 
 from pinup.designmd.exporters import ExportError, render
 

@@ -13,14 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS_FILES
+from exports_corpus import CORPUS, DTCG_IDS, DTCG_SOURCES, ROOT
 
 from pinup.designmd.exporters import render_result
 from pinup.designmd.exporters.dtcg_validate import validate
 
-ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [*CORPUS_FILES, ROOT / "site_src" / "DESIGN.md", *sorted(ROOT.glob("brand_refs/*/DESIGN.md"))]
-IDS = [str(p.relative_to(ROOT)) for p in SOURCES]
+SOURCES, IDS = DTCG_SOURCES, DTCG_IDS
 NODE_MODULES = ROOT / "node_modules"
 
 SD_SCRIPT = """
@@ -166,7 +164,7 @@ def test_terrazzo_builds_tokens_json(path: Path, builds: dict[Path, Built]) -> N
 
 def test_terrazzo_rejects_the_reference_dtcg(tmp_path: Path, node_bin: Path, reference_export) -> None:
     """The harness can fail: the reference's own DTCG for units.md does not build in Terrazzo."""
-    ref = reference_export(Path(__file__).parent / "corpus" / "units.md", "dtcg")
+    ref = reference_export(CORPUS / "units.md", "dtcg")
     (tmp_path / "tokens.json").write_text(ref.stdout, encoding="utf-8")
     assert validate(json.loads(ref.stdout))
     proc = run_terrazzo(tmp_path, node_bin)

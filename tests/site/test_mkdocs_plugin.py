@@ -68,7 +68,7 @@ def test_plugin_builds_strict(tmp_path: Path, theme: str) -> None:
     assert "Design system" in nav_text and "Lint report" in nav_text
     for asset in ("theme.css", "pinup.css", "site.js"):
         assert (folder / "assets" / asset).is_file()
-    assert "design-system/assets/pinup.css" in (folder / "colors" / "index.html").read_text("utf-8")
+    assert 'href="../assets/pinup.css"' in (folder / "colors" / "index.html").read_text("utf-8")
     assert (folder / "downloads" / "DESIGN.md").read_text("utf-8").startswith("---")
     assert (folder / "downloads" / "tokens.json").is_file()
     home = (out / "index.html").read_text("utf-8")

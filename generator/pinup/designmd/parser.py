@@ -172,7 +172,8 @@ _SIMPLE_FENCE = re.compile(r"^(`{3,}|~{3,})(.*)\Z")
 _SIMPLE_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ ]+(.*?))?[ ]*\Z")
 _SIMPLE_CLOSING = re.compile(r"(?:^|[ ]+)#+[ ]*\Z")
 _SIMPLE_UNDERLINE = re.compile(r"^ {0,3}(?:=+|-+)[ ]*\Z")
-_SIMPLE_CONTAINER = re.compile(r"^ {0,3}(?:[>< \t]|(?:[-+*]|[0-9]{1,9}[.)])(?:[ ]+)(?:[#>`~<]|[ ]))")
+_SIMPLE_LIST_ITEM = re.compile(r"^(?:[-+*]|[0-9]{1,9}[.)])( +)(.)")
+_SIMPLE_NESTED_START = re.compile(r"^(?:[#>`~<]|(?:[-+*]|[0-9]{1,9}[.)])(?: |\Z))")
 _SIMPLE_INLINE_SPECIAL = re.compile(r"[`*_\[\]!<>\\]|&[#a-zA-Z0-9]+;")
 
 
@@ -186,6 +187,8 @@ def scan_simple(md_lines: list[str]) -> tuple[list[Fence], list[HeadingSpan]] | 
     fences: list[Fence] = []
     headings: list[HeadingSpan] = []
     index, count = 0, len(md_lines)
+    if not count:
+        return fences, headings
     previous_blank = True
     while index < count:
         line = md_lines[index]
@@ -197,8 +200,11 @@ def scan_simple(md_lines: list[str]) -> tuple[list[Fence], list[HeadingSpan]] | 
             index += 1
             continue
         indent = len(line) - len(stripped)
-        if indent >= 4 or _SIMPLE_CONTAINER.match(line):
-            return None
+        if indent >= 4 or stripped[0] in "<>":
+            return None  # indented code, HTML, blockquotes
+        item = _SIMPLE_LIST_ITEM.match(stripped)
+        if item and (len(item.group(1)) >= 5 or _SIMPLE_NESTED_START.match(stripped[item.start(2) :])):
+            return None  # a list item that opens code, a heading, a fence, a quote or another list
         fence = _SIMPLE_FENCE.match(line)
         if fence:
             marker, info = fence.group(1), fence.group(2)
@@ -211,10 +217,13 @@ def scan_simple(md_lines: list[str]) -> tuple[list[Fence], list[HeadingSpan]] | 
             close = re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ ]*\Z")
             body: list[str] = []
             end = index + 1
-            while end < count and not close.match(md_lines[end]):
-                body.append(md_lines[end])
+            last = count - 1 if md_lines[-1] == "" else count  # a final line ending is not a line
+            while end < last and not close.match(md_lines[end]):
+                body.append(md_lines[end] + ("\n" if end < count - 1 else ""))
                 end += 1
-            content = "".join(text + "\n" for text in body)
+            if end >= last:
+                return None  # an unclosed fence runs to the end: leave the details to markdown-it
+            content = "".join(body)
             fences.append((lang, content, index))
             index = end + 1
             previous_blank = True

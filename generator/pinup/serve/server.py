@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import socket
 import sys
 import threading
 import time
@@ -85,6 +84,7 @@ class ServeSession:
         self._server: Any = None
         self._boards: Any = None
         self._lock = threading.Lock()
+        self._failed = False
 
     # --- output -----------------------------------------------------------------------------
     def _err(self, line: str) -> None:
@@ -136,14 +136,12 @@ class ServeSession:
         hooks = Hooks(on_feedback=self.on_feedback, on_regenerate=self.options.on_regenerate)
         return create_app(settings, hooks=hooks, boards=self._boards)
 
-    def _bind(self) -> socket.socket:
-        family = socket.AF_INET6 if ":" in self.options.host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self.options.host, self.options.port))
-        sock.listen(128)
-        sock.set_inheritable(True)
-        return sock
+    def _bound_port(self) -> int:
+        """The port uvicorn bound (port 0 picks a free one)."""
+        for server in getattr(self._server, "servers", []) or []:
+            for sock in server.sockets:
+                return int(sock.getsockname()[1])
+        return self.options.port
 
     def _announce(self, port: int) -> None:
         url = self._board_url(port)
@@ -163,13 +161,13 @@ class ServeSession:
                 opened = False
         self._err(f"SERVE_BROWSER_OPENED: url={url}" if opened else f"SERVE_BROWSER_MANUAL: url={url}")
 
-    def _supervise(self, port: int) -> None:
+    def _supervise(self) -> None:
         """Runs beside uvicorn: announce once started, then enforce the timeout and exit-on-submit."""
-        while not self._server.started and not self._server.should_exit:
+        while not self._server.started and not self._server.should_exit and not self._failed:
             time.sleep(0.02)
-        if self._server.should_exit:
+        if self._server.should_exit or self._failed:
             return
-        self._announce(port)
+        self._announce(self._bound_port())
         self._restart_timeout()
         while not self._server.should_exit:
             if self._stopping:
@@ -224,22 +222,24 @@ class ServeSession:
         for path in moved:
             self._err(f"SERVE_ARCHIVED: {path}")
         app = self.make_app()
-        sock = self._bind()
-        port = int(sock.getsockname()[1])
-        config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=3,
-                                access_log=False)
+        # uvicorn binds the socket itself: handing it a pre-bound socket made keep-alive responses
+        # wait ~40 ms each (Nagle + delayed ACK) on Linux.
+        config = uvicorn.Config(app, host=self.options.host, port=self.options.port, log_level="error",
+                                lifespan="off", timeout_graceful_shutdown=3, access_log=False)
         self._server = uvicorn.Server(config)
-        supervisor = threading.Thread(target=self._supervise, args=(port,), name="pinup-serve", daemon=True)
+        supervisor = threading.Thread(target=self._supervise, name="pinup-serve", daemon=True)
         supervisor.start()
         previous = self._install_signals()
         try:
-            self._server.run(sockets=[sock])
+            self._server.run()
         except _Stopped as stopped:
             self.exit_code = 128 + stopped.signum
+        except SystemExit:  # uvicorn could not bind (it logged why)
+            self._failed = True
+            raise OSError(f"could not listen on {self.options.host}:{self.options.port}") from None
         finally:
             self._restore_signals(previous)
             if self._boards is not None:
                 self._boards.close()
             servefile.remove(self.ws.serve_json, os.getpid())
-            sock.close()
         return self.exit_code

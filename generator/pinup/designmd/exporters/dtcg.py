@@ -29,7 +29,6 @@ DEFAULT_LINE_HEIGHT = 1.2
 _REF = re.compile(r"\{([a-zA-Z0-9._-]+)\}")
 # model section -> (DTCG group, $type); the order is the reference's.
 GROUPS = (("colors", "color", "color"), ("spacing", "spacing", "dimension"), ("rounded", "rounded", "dimension"))
-COMPONENT_DIMENSIONS = ("rounded", "padding", "size", "height", "width")
 
 
 def _round(value: float, places: int = 4) -> float:
@@ -54,7 +53,10 @@ class _Builder:
         """Split a dotted model name into DTCG groups, renaming segments DTCG forbids."""
         segments = [_segment(part) for part in name.split(".")]
         if any(a != b for a, b in zip(segments, name.split("."), strict=True)):
-            self.warnings.append(f"{model_path}: renamed to '{'.'.join(segments)}' (DTCG names cannot hold '{{', '}}', a leading '$' or an empty part)")
+            self.warnings.append(
+                f"{model_path}: renamed to '{'.'.join(segments)}' "
+                "(DTCG names cannot hold '{', '}', a leading '$' or an empty part)"
+            )
         return (group, *segments)
 
     def place(self, path: tuple[str, ...], token: dict[str, Any], model_path: str, kind: str) -> bool:
@@ -108,7 +110,9 @@ class _Builder:
         if unit in ("px", "rem"):
             return {"value": value, "unit": unit}
         if unit == "em":
-            self.warnings.append(f"{where}: {dim.css()} written as {js_number(value)}rem (em taken against the 16px base)")
+            self.warnings.append(
+                f"{where}: {dim.css()} written as {js_number(value)}rem (em taken against the 16px base)"
+            )
             return {"value": value, "unit": "rem"}
         if unit in ABSOLUTE_PX:
             # CSS fixes these ratios (1in = 96px), so the conversion is exact and needs no note.
@@ -206,7 +210,9 @@ class _Builder:
             value = self.dimension(dim, f"{where}.fontSize")
             if value is not None and value["value"] > 0:
                 return value, alias
-        self.warnings.append(f"{where}.fontSize: {dim.css()} has no positive px or rem equivalent; filled with 1rem (16px)")
+        self.warnings.append(
+            f"{where}.fontSize: {dim.css()} has no positive px or rem equivalent; filled with 1rem (16px)"
+        )
         return {"value": 1.0, "unit": "rem"}, None
 
     def letter_spacing(self, typo: Typography, where: str, size: dict[str, Any]) -> dict[str, Any] | str:
@@ -231,7 +237,9 @@ class _Builder:
         if dim is None:
             dim = self.referenced(where, "lineHeight")[0]
         if dim is None:
-            self.warnings.append(f"{where}.lineHeight: missing; filled with {js_number(DEFAULT_LINE_HEIGHT)} (line-height: normal)")
+            self.warnings.append(
+                f"{where}.lineHeight: missing; filled with {js_number(DEFAULT_LINE_HEIGHT)} (line-height: normal)"
+            )
             return DEFAULT_LINE_HEIGHT
         ratio: float | None
         if dim.unit in ("", "em"):
@@ -275,8 +283,8 @@ class _Builder:
                     unresolved = isinstance(raw, str) and _REF.fullmatch(raw) is not None
                     skipped.append(f"{prop} (unresolved reference {raw})" if unresolved else prop)
                     continue
-                names = [*self.dtcg_path("components", comp_name, model_path)[1:], _segment(_kebab(prop).replace(".", "_"))]
-                self.place(("components", *names), token, model_path, token["$type"])
+                path = (*self.dtcg_path("components", comp_name, model_path), _segment(_kebab(prop).replace(".", "_")))
+                self.place(path, token, model_path, token["$type"])
             if skipped:
                 self.warnings.append(
                     f"components.{comp_name}: {', '.join(skipped)} left out (no DTCG token type for the value)"
@@ -335,6 +343,7 @@ def build(design: DesignSystem) -> tuple[dict[str, Any], list[str]]:
 
 
 def render_result(design: DesignSystem) -> ExportResult:
+    """tokens.json text plus the warnings `pinup export` prints on stderr."""
     doc, warnings = build(design)
     return ExportResult(stringify(doc) + "\n", warnings)
 

@@ -1,0 +1,176 @@
+"""Benchmark: pinup's site builder against `mkdocs build` on the same content.
+
+Both builders get every bundled brand x every page:
+- pinup: `pinup gallery --clean` (one process: lint + export + render all brands);
+- MkDocs: the same pages written as Markdown (prose + token tables, generated from
+  pinup's page models), built with `mkdocs build` and the default theme.
+Whole processes, several runs, medians. Prints pages per second and the ratio
+(target: pinup >= 5x faster per page), then the time to rebuild after one
+DESIGN.md among 25 changes (pinup incremental vs a full MkDocs build, and MkDocs
+`--dirty` for reference).
+
+    .venv/bin/python bench/build_vs_mkdocs.py [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(cmd: list[str], env: dict[str, str]) -> tuple[float, str]:
+    started = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
+    elapsed = time.perf_counter() - started
+    if proc.returncode != 0:
+        raise SystemExit(f"command failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
+    return elapsed, proc.stderr + proc.stdout
+
+
+def _table(rows: list[list[str]], head: list[str]) -> str:
+    def cell(v: str) -> str:
+        return v.replace("|", "\\|").replace("\n", " ")
+
+    out = ["| " + " | ".join(head) + " |", "| " + " | ".join("---" for _ in head) + " |"]
+    out += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def markdown_pages(design_path: Path) -> dict[str, str]:
+    """The site's pages as Markdown: the same prose and token data, as tables."""
+    from pinup.designmd.lint import lint_path
+    from pinup.site.models import (ColorsPage, ComponentsPage, DownloadsPage, GuidancePage, LintPage,
+                                   ScalePage, TypographyPage)
+    from pinup.site.pages import build_site_model
+    from pinup.site.sources import Sources
+
+    report = lint_path(design_path)
+    site = build_site_model(report)
+    src = Sources(report)
+    prose = {"index": "Overview", "colors": "Colors", "typography": "Typography", "layout": "Layout",
+             "elevation": "Elevation & Depth", "shapes": "Shapes", "components": "Components",
+             "guidelines": "Do's and Don'ts"}
+    pages: dict[str, str] = {}
+    for page in site.pages:
+        parts = [f"# {page.title}", ""]
+        if page.slug in prose:
+            parts.append(src.section_markdown(prose[page.slug]))
+        if isinstance(page, ColorsPage):
+            for mode in page.modes:
+                parts.append(f"## {mode.title}\n")
+                parts.append(_table([[s.name, s.raw, s.hex, s.rgb, s.oklch, s.role, f"`{s.css_var}`"]
+                                     for s in mode.swatches],
+                                    ["Token", "Value", "Hex", "RGB", "OKLCH", "Role", "CSS"]))
+                if mode.matrix:
+                    parts.append("\n" + _table([[r.name, *(f"{c.ratio_text} {c.level}" for c in row)]
+                                                for r, row in zip(mode.matrix.rows, mode.matrix.cells)],
+                                               ["Text", *(c.name for c in mode.matrix.cols)]))
+        elif isinstance(page, TypographyPage):
+            for level in page.levels:
+                parts.append(f"## {level.name}\n\n{page.sample}\n\n```css\n{level.css}\n```\n")
+        elif isinstance(page, ScalePage):
+            parts.append(_table([[s.name, s.css, s.ref] for s in page.steps], ["Token", "Value", "Reference"]))
+        elif isinstance(page, ComponentsPage):
+            for group in page.groups:
+                for v in group.variants:
+                    parts.append(f"## {v.name}\n\n" + _table([[r.name, r.raw, r.resolved] for r in v.props],
+                                                               ["Property", "As written", "Resolved"]))
+        elif isinstance(page, GuidancePage):
+            parts.append("## Do\n\n" + "\n".join(f"- {re.sub('<[^>]+>', '', d)}" for d in page.dos))
+            parts.append("\n## Don't\n\n" + "\n".join(f"- {re.sub('<[^>]+>', '', d)}" for d in page.donts))
+        elif isinstance(page, DownloadsPage):
+            for f in page.files:
+                parts.append(f"## {f.label}\n\n```\n{f.preview}\n```\n")
+        elif isinstance(page, LintPage):
+            parts.append(_table([[f.severity, f.path, f.message] for f in page.findings],
+                                ["Severity", "Path", "Message"]) if page.findings else "No findings.")
+        pages[page.slug] = "\n".join(parts) + "\n"
+    return pages
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+
+    sys.path.insert(0, str(ROOT / "generator"))
+    from pinup.brands import brand_refs_dir, load_manifest
+
+    tmp = Path(tempfile.mkdtemp(prefix="pinup-bench-"))
+    try:
+        brands_src = brand_refs_dir()
+        brands = tmp / "brand_refs"
+        shutil.copytree(brands_src, brands)
+        slugs = [b.slug for b in load_manifest(brands) if (brands / b.slug / "DESIGN.md").is_file()]
+        env = {**os.environ, "PINUP_BRAND_REFS": str(brands), "NO_MKDOCS_2_WARNING": "1"}
+
+        # MkDocs project with the same pages as Markdown
+        docs = tmp / "mk" / "docs"
+        docs.mkdir(parents=True)
+        md_pages = 0
+        for slug in slugs:
+            for name, text in markdown_pages(brands / slug / "DESIGN.md").items():
+                path = docs / slug / f"{name}.md"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, "utf-8")
+                md_pages += 1
+        (docs / "index.md").write_text("# Gallery\n\n" + "\n".join(f"- [{s}]({s}/index.md)" for s in slugs) + "\n")
+        md_pages += 1
+        (tmp / "mk" / "mkdocs.yml").write_text("site_name: Bench\ntheme:\n  name: mkdocs\n", "utf-8")
+
+        pinup_cmd = [sys.executable, "-m", "pinup", "gallery", "--out", str(tmp / "pinup-out"), "--clean"]
+        mk_cmd = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(tmp / "mk" / "mkdocs.yml"),
+                  "-d", str(tmp / "mk-out")]
+        _run(pinup_cmd, env)  # warm the disk cache and byte-compile both
+        _run(mk_cmd, env)
+        pinup_times = [_run(pinup_cmd, env)[0] for _ in range(args.runs)]
+        mk_times = [_run(mk_cmd, env)[0] for _ in range(args.runs)]
+        pinup_pages = sum(1 for _ in (tmp / "pinup-out").rglob("*.html"))
+
+        p_med, m_med = statistics.median(pinup_times), statistics.median(mk_times)
+        p_rate, m_rate = pinup_pages / p_med, md_pages / m_med
+        print(f"brands: {len(slugs)}; runs: {args.runs} (whole processes, medians)")
+        print(f"pinup gallery --clean : {pinup_pages:4d} pages in {p_med:6.2f}s = {p_rate:7.1f} pages/s")
+        print(f"mkdocs build          : {md_pages:4d} pages in {m_med:6.2f}s = {m_rate:7.1f} pages/s")
+        ratio = p_rate / m_rate
+        print(f"ratio (pinup / mkdocs per page): {ratio:.2f}x  (target >= 5x: {'met' if ratio >= 5 else 'NOT met'})")
+
+        # one DESIGN.md changes among 25
+        incr_cmd = pinup_cmd[:-1]
+        _run(incr_cmd, env)
+        changed = brands / slugs[len(slugs) // 2] / "DESIGN.md"
+        original = changed.read_text("utf-8")
+        incr = []
+        written = ""
+        for i in range(args.runs):
+            text = original.replace("## Overview", f"## Overview\n\nRevision {i}.", 1)
+            changed.write_text(text, "utf-8")
+            seconds, output = _run(incr_cmd, env)
+            incr.append(seconds)
+            found = re.search(r"\((\d+) written, (\d+) unchanged\)", output)
+            written = f"{found.group(1)} files rewritten, {found.group(2)} unchanged" if found else ""
+        noop = [_run(incr_cmd, env)[0] for _ in range(args.runs)]
+        md_changed = docs / slugs[len(slugs) // 2] / "index.md"
+        dirty = []
+        for i in range(args.runs):
+            md_changed.write_text(md_changed.read_text("utf-8") + f"\nRevision {i}.\n", "utf-8")
+            dirty.append(_run([*mk_cmd[:4], "--dirty", *mk_cmd[4:]], env)[0])
+        print(f"rebuild after 1 of {len(slugs)} DESIGN.md changed: pinup {statistics.median(incr):.2f}s "
+              f"({written}); no change: {statistics.median(noop):.2f}s")
+        print(f"  mkdocs: full build {m_med:.2f}s, `--dirty` after one page changed {statistics.median(dirty):.2f}s")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
