@@ -10,8 +10,10 @@ All files go through one `OutputWriter`, so unchanged outputs are skipped by has
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import time
+from functools import lru_cache
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,6 +101,31 @@ def lint_design(path: Path) -> LintReport:
         raise BuildError(f"cannot read {path}: {exc}") from exc
 
 
+PACKAGE = Path(__file__).resolve().parent
+#: what the site output depends on besides the DESIGN.md and the options
+_CODE = ("site", "templates/site", "static/site", "designmd", "theme.py", "build.py")
+
+
+@lru_cache(maxsize=4)
+def code_fingerprint(templates: str | None = None) -> str:
+    """Size and mtime of every file the site builder uses (and of the user's templates)."""
+    h = hashlib.sha256()
+    roots = [PACKAGE / part for part in _CODE] + ([Path(templates)] if templates else [])
+    for root in roots:
+        paths = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file() and p.suffix != ".pyc")
+        for path in paths:
+            st = path.stat()
+            h.update(f"{path}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def site_fingerprint(design_bytes: bytes, *, allow_html: bool, fonts: str, templates: Path | None) -> str:
+    """Same fingerprint -> same site: the build can keep the previous pages without rendering."""
+    h = hashlib.sha256(design_bytes)
+    h.update(f"|{allow_html}|{fonts}|{code_fingerprint(str(templates) if templates else None)}".encode())
+    return h.hexdigest()
+
+
 def write_site(report: LintReport, writer: OutputWriter, *, allow_html: bool = False, fonts: str = "system",
                templates: Path | None = None, progress: Progress | None = None) -> SiteModel:
     """Render every page, the assets, the search index and the downloads into `writer`."""
@@ -153,10 +180,19 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
     except OutputPathError as exc:
         raise BuildError(str(exc)) from exc
     result = BuildResult(report=report, out=options.out, strict=options.strict)
+    path = design_path(src)
+    fingerprint = site_fingerprint(path.read_bytes(), allow_html=options.allow_html, fonts=options.fonts,
+                                   templates=options.templates)
     with writer:
-        site = write_site(report, writer, allow_html=options.allow_html, fonts=options.fonts,
-                          templates=options.templates, progress=progress)
-        result.pages = [p.filename for p in site.pages]
+        meta = writer.reuse("site", fingerprint)
+        if meta is not None:
+            result.pages = [str(p) for p in meta.get("pages", [])]  # type: ignore[union-attr]
+        else:
+            with writer.group("site", fingerprint) as meta:
+                site = write_site(report, writer, allow_html=options.allow_html, fonts=options.fonts,
+                                  templates=options.templates, progress=progress)
+                result.pages = [p.filename for p in site.pages]
+                meta["pages"] = result.pages
         boards = _optional("pinup.boards.build")
         if boards is not None and (workspace / "boards").is_dir():
             result.boards = boards.build_boards(workspace, options.out, report.design, options, writer)

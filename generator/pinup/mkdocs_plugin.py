@@ -39,6 +39,7 @@ class PinupConfig(base.Config):
     path = c.Type(str, default="design-system")
     allow_html = c.Type(bool, default=False)
     templates = c.Optional(c.Type(str))
+    gallery = c.Optional(c.Type(str))  # e.g. "gallery": every bundled brand's site under gallery/
 
 
 @dataclass
@@ -135,7 +136,24 @@ class PinupPlugin(BasePlugin[PinupConfig]):
             f = File.generated(config, src, content=item.content)
             f.dest_uri = dest
             files.append(f)
+        if self.config.gallery:
+            self._add_gallery(files, config)
         return files
+
+    def _add_gallery(self, files: Files, config: Any) -> None:
+        """`pinup gallery` into memory, each file added as-is (static HTML, linkable from Markdown)."""
+        from pinup.gallery import list_brands, write_gallery
+        from pinup.output import MemoryWriter
+
+        folder = self.config.gallery.strip("/")
+        memory = MemoryWriter()
+        write_gallery(memory, list_brands())
+        for rel, data in memory.files.items():
+            uri = f"{folder}/{rel}"
+            src = uri + ".download" if uri.endswith(".md") else uri
+            f = File.generated(config, src, content=data)
+            f.dest_uri = uri
+            files.append(f)
 
     def on_page_content(self, html: str, page: Any, config: Any, files: Files) -> str | None:
         model = self._pages.get(page.file.src_uri)

@@ -16,6 +16,8 @@ import json
 import os
 import shutil
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from types import TracebackType
 
@@ -36,9 +38,11 @@ class OutputWriter:
         self.removed = 0
         self._lock = threading.Lock()
         self._seen: dict[str, str] = {}
+        self._groups: dict[str, dict[str, object]] = {}
+        self._recording: list[str] | None = None
         if clean:
             self._clean()
-        self._previous = self._load_manifest()
+        self._previous, self._previous_groups = self._load_manifest()
         self.out_dir.mkdir(parents=True, exist_ok=True)
 
     # -- context manager: the manifest is saved on a successful exit ---------------------
@@ -50,7 +54,7 @@ class OutputWriter:
         if exc_type is None:
             self.finish()
         else:  # keep what we know so the next build can still skip unchanged files
-            self._save_manifest({**self._previous, **self._seen})
+            self._save_manifest({**self._previous, **self._seen}, {})
 
     def _clean(self) -> None:
         """Delete a previous build; refuse to empty a directory pinup did not create."""
@@ -64,17 +68,21 @@ class OutputWriter:
             )
         shutil.rmtree(self.out_dir)
 
-    def _load_manifest(self) -> dict[str, str]:
+    def _load_manifest(self) -> tuple[dict[str, str], dict[str, dict[str, object]]]:
         try:
             data = json.loads((self.out_dir / MANIFEST).read_text("utf-8"))
             files = data.get("files", {})
-            return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}
+            groups = data.get("groups", {})
+            return (
+                {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {},
+                groups if isinstance(groups, dict) else {},
+            )
         except (OSError, ValueError, AttributeError):
-            return {}
+            return {}, {}
 
-    def _save_manifest(self, files: dict[str, str]) -> None:
+    def _save_manifest(self, files: dict[str, str], groups: dict[str, dict[str, object]]) -> None:
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        data = {"version": 1, "files": dict(sorted(files.items()))}
+        data = {"version": 1, "files": dict(sorted(files.items())), "groups": groups}
         tmp = self.out_dir / (MANIFEST + ".tmp")
         tmp.write_text(json.dumps(data, indent=0), "utf-8")
         os.replace(tmp, self.out_dir / MANIFEST)
@@ -105,6 +113,8 @@ class OutputWriter:
         digest = hashlib.sha256(data).hexdigest()
         with self._lock:
             self._seen[key] = digest
+            if self._recording is not None:
+                self._recording.append(key)
             unchanged = self._previous.get(key) == digest and target.is_file() and target.stat().st_size == len(data)
             if unchanged:
                 self.skipped += 1
@@ -120,6 +130,41 @@ class OutputWriter:
     def copy_file(self, rel: str, src_path: Path | str) -> bool:
         """Copy a file into the output (by content, so unchanged copies are skipped too)."""
         return self.write_bytes(rel, Path(src_path).read_bytes())
+
+    # -- input fingerprints: skip whole groups of outputs whose inputs did not change -----
+    def reuse(self, key: str, fingerprint: str) -> dict[str, object] | None:
+        """If group `key` was built from the same inputs and its files are intact, keep them.
+
+        Returns the group's saved metadata (e.g. what an index page needs) or None when
+        the group must be rebuilt. Rendering is skipped entirely for reused groups.
+        """
+        prev = self._previous_groups.get(key)
+        if not isinstance(prev, dict) or prev.get("fingerprint") != fingerprint:
+            return None
+        files = prev.get("files")
+        if not isinstance(files, list) or not all(
+            rel in self._previous and (self.out_dir / rel).is_file() for rel in files
+        ):
+            return None
+        with self._lock:
+            for rel in files:
+                self._seen[rel] = self._previous[rel]
+            self.skipped += len(files)
+            self._groups[key] = prev
+        meta = prev.get("meta")
+        return meta if isinstance(meta, dict) else {}
+
+    @contextmanager
+    def group(self, key: str, fingerprint: str, meta: dict[str, object] | None = None) -> Iterator[dict[str, object]]:
+        """Record the files written inside the block as group `key` (see `reuse`)."""
+        record: list[str] = []
+        meta_out: dict[str, object] = dict(meta or {})
+        self._recording = record
+        try:
+            yield meta_out
+        finally:
+            self._recording = None
+        self._groups[key] = {"fingerprint": fingerprint, "files": record, "meta": meta_out}
 
     def sub(self, prefix: str) -> PrefixedWriter:
         """A writer for a sub-folder (e.g. one brand of the gallery) sharing this manifest."""
@@ -145,8 +190,9 @@ class OutputWriter:
                 while parent != self.out_dir and parent.is_dir() and not any(parent.iterdir()):
                     parent.rmdir()
                     parent = parent.parent
-        self._save_manifest(self._seen)
+        self._save_manifest(self._seen, self._groups)
         self._previous = dict(self._seen)
+        self._previous_groups = dict(self._groups)
 
 
 class PrefixedWriter:
@@ -155,7 +201,7 @@ class PrefixedWriter:
     def __init__(self, parent: OutputWriter, prefix: str) -> None:
         self.parent = parent
         self.prefix = prefix
-        self.out_dir = parent.out_dir / prefix
+        self.out_dir = getattr(parent, "out_dir", Path(".")) / prefix
 
     def path(self, rel: str) -> Path:
         return self.parent.path(f"{self.prefix}/{rel}")
@@ -168,3 +214,42 @@ class PrefixedWriter:
 
     def copy_file(self, rel: str, src_path: Path | str) -> bool:
         return self.parent.copy_file(f"{self.prefix}/{rel}", src_path)
+
+    def reuse(self, key: str, fingerprint: str) -> dict[str, object] | None:
+        return self.parent.reuse(f"{self.prefix}/{key}", fingerprint)
+
+    def group(self, key: str, fingerprint: str, meta: dict[str, object] | None = None):  # type: ignore[no-untyped-def]
+        return self.parent.group(f"{self.prefix}/{key}", fingerprint, meta)
+
+
+class MemoryWriter:
+    """The OutputWriter interface collecting files in memory (the MkDocs plugin adds them as files)."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+        self.written = 0
+        self.skipped = 0
+
+    def write_text(self, rel: str, text: str) -> bool:
+        return self.write_bytes(rel, text.encode("utf-8"))
+
+    def write_bytes(self, rel: str, data: bytes) -> bool:
+        pure = PurePosixPath(rel)
+        if not rel or pure.is_absolute() or ".." in pure.parts:
+            raise OutputPathError(f"invalid output path: {rel!r}")
+        self.files[pure.as_posix()] = data
+        self.written += 1
+        return True
+
+    def copy_file(self, rel: str, src_path: Path | str) -> bool:
+        return self.write_bytes(rel, Path(src_path).read_bytes())
+
+    def sub(self, prefix: str) -> PrefixedWriter:
+        return PrefixedWriter(self, prefix.strip("/"))  # type: ignore[arg-type]
+
+    def reuse(self, key: str, fingerprint: str) -> dict[str, object] | None:
+        return None
+
+    @contextmanager
+    def group(self, key: str, fingerprint: str, meta: dict[str, object] | None = None) -> Iterator[dict[str, object]]:
+        yield dict(meta or {})

@@ -10,6 +10,7 @@ comes from `*-dark` tokens when the DESIGN.md has them and is derived otherwise.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import quote_plus
@@ -277,6 +278,7 @@ def _family_names(family: str | None) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=512)
 def font_stack(family: str | None, kind: str = "sans") -> str:
     """A safe CSS font-family list: the token's families, then a system fallback stack.
 

@@ -164,7 +164,7 @@ def test_user_text_is_escaped(tmp_path: Path) -> None:
     assert "&lt;img src=x onerror=alert(2)&gt;" in html
     page = BeautifulSoup(html, "html.parser")
     assert config(page)["title"] == "</script><script>alert(1)</script>"
-    assert len(page.select("script")) == 2  # the config and the board script, nothing injected
+    assert len(page.select("script")) == 3  # theme preference, config, board script; nothing injected
 
 
 def test_bad_board_stops_the_build(tmp_path: Path) -> None:

@@ -369,3 +369,21 @@ def test_token_header_sent_when_embedded(page, workspace: Path, tmp_path: Path) 
         assert seen.get("x-pinup-board-token") == hmac.new(env_secret.encode(), BOARD.encode(), hashlib.sha256).hexdigest()
     finally:
         served.stop()
+
+
+@pytest.mark.node
+@pytest.mark.parametrize("board", ["trail-home", "sighting-badge"])
+def test_axe_wcag_aa(page, served: Served, node_bin: Path, board: str) -> None:  # type: ignore[no-untyped-def]
+    """axe-core (from node_modules) finds no WCAG 2 A/AA violations, before and after an error."""
+    axe = (node_bin.parent / "axe-core" / "axe.min.js").read_text()
+    script = ("async () => (await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa']})).violations"
+              ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))")
+    open_board(page, served, board=board)
+    page.add_script_tag(content=axe)
+    assert page.evaluate(script) == []
+    page.route("**/api/feedback", lambda route: route.fulfill(status=500, content_type="application/json",
+                                                            body='{"error": "store_failed"}'))
+    page.click("#submit-btn")
+    page.wait_for_selector("#error-box:not([hidden])")
+    assert "HTTP 500" in page.inner_text("#error-box")
+    assert page.evaluate(script) == []

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 from exports_corpus import CORPUS_FILES
 
 from pinup.designmd.exporters import ExportError, render
+from pinup.designmd.model import DesignSystem
 
 CASES = [
     ("json-tailwind", None),
@@ -59,16 +61,12 @@ def test_corpus_exercises_the_css_tailwind_name_check(reference_export) -> None:
 
 
 def test_invalid_format_matches_reference(node_bin: Path, tmp_path: Path) -> None:
-    import subprocess
-
     doc = tmp_path / "DESIGN.md"
     doc.write_text("---\ncolors:\n  primary: '#000'\n---\n")
     proc = subprocess.run(
         [str(node_bin / "design.md"), "export", str(doc), "--format", "scss"], capture_output=True, check=False
     )
     assert proc.returncode == 1
-    from pinup.designmd.model import DesignSystem
-
     with pytest.raises(ExportError) as info:
         render("scss", DesignSystem())
     assert info.value.code == "INVALID_FORMAT"

@@ -111,7 +111,7 @@ class BuildCrash(Exception):
     """Raised where the reference's builder throws (null typography entry, null component)."""
 
 
-def _entries(value: Any, lines: dict[str, int] | None = None) -> list[tuple[str, Any]]:
+def _entries(value: Any) -> list[tuple[str, Any]]:
     """JS `Object.entries(value)` for YAML values (strings give their characters)."""
     if isinstance(value, dict):
         return list(value.items())
@@ -387,7 +387,7 @@ class _Builder:
                 if isinstance(raw, (bool, int, float)):
                     comp.properties[prop] = raw
                     continue
-                if is_reference(js_string(raw)) if not isinstance(raw, dict) else False:
+                if not isinstance(raw, dict) and is_reference(js_string(raw)):
                     target = raw[1:-1] if isinstance(raw, str) else None
                     resolved = self.resolve(target, set()) if target is not None else None
                     if resolved is not None:
@@ -442,12 +442,6 @@ def build_model(doc: ParsedDocument) -> tuple[Model, list[RawFinding]]:
     model.unknown_values = {key: data[key] for key in model.unknown_keys if key in data}
     model.sections = doc.headings
     return model, builder.findings
-
-
-def _truthy(value: Any) -> bool:
-    if isinstance(value, float) and math.isnan(value):
-        return False
-    return bool(value) or isinstance(value, (dict, list))
 
 
 def _crashed(doc: ParsedDocument, partial: Model, message: str) -> tuple[Model, list[RawFinding]]:

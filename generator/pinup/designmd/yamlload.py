@@ -149,13 +149,16 @@ def _dup_identity(value: Any) -> tuple[str, Any]:
 
 
 def prettify(source: str, message: str, line: int, col: int, count: int = 1) -> str:
-    """Append ` at line L, column C:` and a code excerpt with a caret, as the `yaml` library does."""
-    lines = source.splitlines(keepends=True) or [""]
+    """Append ` at line L, column C:` and a code excerpt with a caret, as the `yaml` library does.
+
+    Lines are split at \\n only (the `yaml` library does not break lines at a lone \\r).
+    """
+    lines = source.split("\n")
     message += f" at line {line}, column {col}"
     if line - 1 >= len(lines):
         return message
     ci = col - 1
-    line_str = lines[line - 1].rstrip("\r\n")
+    line_str = re.sub(r"[\n\r]+\Z", "", lines[line - 1])
     if ci >= 60 and len(line_str) > 80:
         trim = min(ci - 39, len(line_str) - 79)
         line_str = "…" + line_str[trim:]
@@ -163,12 +166,12 @@ def prettify(source: str, message: str, line: int, col: int, count: int = 1) -> 
     if len(line_str) > 80:
         line_str = line_str[:79] + "…"
     if line > 1 and re.fullmatch(r" *", line_str[:ci]):
-        prev = lines[line - 2]
+        prev = lines[line - 2] + "\n"
         if len(prev) > 80:
             prev = prev[:79] + "…\n"
         line_str = prev + line_str
     if re.search(r"[^ ]", line_str):
-        pointer = " " * ci + "^" * max(1, count)
+        pointer = " " * ci + "^" * max(1, min(count, 80 - ci))
         message += f":\n\n{line_str}\n{pointer}\n"
     return message
 
@@ -333,25 +336,76 @@ class _Builder:
 
 
 def _error_from_ruamel(source: str, exc: Exception) -> YamlError:
+    """Word a ruamel.yaml error like the `yaml` library would, for the errors people usually make."""
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-    text = str(problem)
-    if "expected a single document" in text or "but found another document" in text:
-        text = "Source contains multiple documents; please use YAML.parseAllDocuments()"
-    elif "'\\t'" in text:
-        text = "Tabs are not allowed as indentation"
-    else:
-        text = "YAML syntax error: " + text[:1].lower() + text[1:]
+    start = getattr(exc, "context_mark", None)
+    problem = str(getattr(exc, "problem", None) or str(exc).splitlines()[0])
     context = str(getattr(exc, "context", "") or "")
-    if "quoted scalar" in context and "end of stream" in text:
-        start = getattr(exc, "context_mark", None)
-        if start is not None:
-            quote = "'quote" if source[start.index : start.index + 1] == "'" else '"quote'
-            line = source.split("\n")[start.line].rstrip("\r")
-            return YamlError(prettify(source, f"Missing closing {quote}", start.line + 1, len(line) + 1), start.line + 1)
+    lines = source.split("\n")
+
+    def line_text(index: int) -> str:
+        return lines[index].rstrip("\r") if 0 <= index < len(lines) else ""
+
+    def at(message: str, line: int, col: int, count: int = 1) -> YamlError:
+        return YamlError(prettify(source, message, line + 1, col + 1, count), line + 1)
+
+    if "expected a single document" in problem or "but found another document" in problem:
+        message = "Source contains multiple documents; please use YAML.parseAllDocuments()"
+    elif "'\\t'" in problem:
+        message = "Tabs are not allowed as indentation"
+    elif "quoted scalar" in context and "end of stream" in problem and start is not None:
+        quote = "'quote" if source[start.index : start.index + 1] == "'" else '"quote'
+        return at(f"Missing closing {quote}", start.line, len(line_text(start.line)))
+    elif "could not find expected ':'" in problem and start is not None:
+        text = line_text(start.line)[start.column :].rstrip()
+        following = next((line_text(i) for i in range(start.line + 1, len(lines)) if line_text(i).strip()), "")
+        if ":" in following:
+            return at("Implicit keys need to be on a single line", start.line, start.column)
+        return at("Implicit map keys need to be followed by map values", start.line, start.column, len(text))
+    elif "mapping values are not allowed here" in problem and mark is not None:
+        text, previous = line_text(mark.line), line_text(mark.line - 1)
+
+        def value_start(line: str, limit: int) -> int:
+            colon = line.find(": ")
+            if colon < 0 or colon >= limit:
+                return -1
+            value = colon + 2
+            while value < len(line) and line[value] == " ":
+                value += 1
+            return value if value < len(line) else -1
+
+        here = value_start(text, mark.column)
+        above = value_start(previous, len(previous)) if mark.line > 0 else -1
+        if here >= 0:
+            return at("Nested mappings are not allowed in compact mappings", mark.line, here)
+        if above >= 0:
+            return at("Nested mappings are not allowed in compact mappings", mark.line - 1, above)
+        if mark.line > 0 and ":" not in previous:
+            indent = len(previous) - len(previous.lstrip(" "))
+            return at("Implicit keys need to be on a single line", mark.line - 1, indent)
+        message = "YAML syntax error: " + problem
+    elif "but found '<block mapping start>'" in problem and mark is not None:
+        return at("All mapping items must start at the same column", mark.line, 0)
+    elif problem.startswith("found undefined alias"):
+        name = problem.split("'")[1] if "'" in problem else ""
+        line = mark.line + 1 if mark is not None else None
+        return YamlError(f"Unresolved alias (the anchor must be set before the alias): {name}", line)
+    elif "but found '<scalar>'" in problem and mark is not None:
+        text = line_text(mark.line)
+        before = text[: mark.column].rstrip(" ")
+        if before.endswith(('"', "'")):
+            rest = text[mark.column :].rstrip()
+            return at("Unexpected scalar at node end", mark.line, mark.column, len(rest))
+        message = "YAML syntax error: " + problem
+    elif "expected ',' or '}'" in problem and mark is not None:
+        return at("Flow map in block collection must be sufficiently indented and end with a }", mark.line, 0)
+    elif "expected ',' or ']'" in problem and mark is not None:
+        return at("Flow sequence in block collection must be sufficiently indented and end with a ]", mark.line, 0)
+    else:
+        message = "YAML syntax error: " + problem
     if mark is None:
-        return YamlError(text, None)
-    return YamlError(prettify(source, text, mark.line + 1, mark.column + 1), mark.line + 1)
+        return YamlError(message, None)
+    return at(message, mark.line, mark.column)
 
 
 def _fast_loader() -> Any:
@@ -406,6 +460,7 @@ def load_block(text: str, line_offset: int = 0) -> Any:
     tabs, goes through ruamel.yaml with the `yaml` library's tab rules, which words the error.
     Raises `YamlError` (message shaped like the reference's) on any YAML error.
     """
+    original = text
     if "\x00" in text:
         # ruamel uses NUL as its end-of-input marker; carry NULs through as a placeholder
         text = text.replace("\x00", _NUL_SUB)
@@ -414,7 +469,7 @@ def load_block(text: str, line_offset: int = 0) -> Any:
         text = _LONE_CR.sub(" ", text)
     ok, node = _compose_fast(text)
     if not ok:
-        node = _compose_exact(text)
+        node = _compose_exact(text, original)
     if node is None:
         return None
     try:
@@ -423,7 +478,7 @@ def load_block(text: str, line_offset: int = 0) -> Any:
         raise YamlError("YAML nesting is too deep", None) from None
 
 
-def _compose_exact(text: str) -> Any:
+def _compose_exact(text: str, original: str | None = None) -> Any:
     from ruamel.yaml.main import YAML
 
     yaml = YAML(typ="safe", pure=True)
@@ -435,4 +490,4 @@ def _compose_exact(text: str) -> Any:
     except RecursionError:
         raise YamlError("YAML nesting is too deep", None) from None
     except Exception as exc:  # ruamel raises many error classes; all mean "bad YAML"
-        raise _error_from_ruamel(text, exc) from None
+        raise _error_from_ruamel(original if original is not None else text, exc) from None

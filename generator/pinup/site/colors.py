@@ -58,9 +58,10 @@ def _rgb_text(color: Color) -> str:
 
 # --- roles from the prose -------------------------------------------------------------------
 
-def _prose_items(markdown: str) -> list[tuple[str, str, list[str]]]:
+def _prose_items(markdown: str, tokens: list[Any] | None = None) -> list[tuple[str, str, list[str]]]:
     """(label, plain text, code spans) for each list item or paragraph of the Colors prose."""
-    tokens = markdown_parser(False).parse(markdown)
+    if tokens is None:
+        tokens = markdown_parser(False).parse(markdown)
     items: list[tuple[str, str, list[str]]] = []
     for tok in tokens:
         if tok.type != "inline" or not tok.children:
@@ -88,31 +89,36 @@ def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
 
 
-def color_roles(markdown: str, colors: dict[str, Color]) -> dict[str, str]:
+def color_roles(markdown: str, colors: dict[str, Color], tokens: list[Any] | None = None) -> dict[str, str]:
     """Token name -> the sentence of the prose that describes it (best match first)."""
-    items = _prose_items(markdown)
+    items = []
+    for label, text, codes in _prose_items(markdown, tokens):
+        body = text.lstrip(":—–- ").strip()
+        if body:
+            norm_label = _norm(label)
+            labels = [_norm(part) for part in re.split(r"\band\b|,|/", norm_label)] if label else []
+            items.append((labels, f" {norm_label} ", (label + " " + text).lower(), set(codes), body))
     roles: dict[str, str] = {}
     for name, color in colors.items():
         want = _norm(name.replace("-", " "))
+        low = name.lower()
         hex6 = color.hex[:7].lower()
         best: tuple[int, str] | None = None
-        for label, text, codes in items:
-            body = text.lstrip(":—–- ").strip()
-            if not body:
-                continue
-            labels = [_norm(part) for part in re.split(r"\band\b|,|/", _norm(label))] if label else []
-            raw_label = label.lower()
-            score = 0
+        for labels, padded_label, haystack, codes, body in items:
             if labels and want in labels:
                 score = 5
-            elif name.lower() in codes:
+            elif low in codes:
                 score = 4
-            elif hex6 in (raw_label + " " + text).lower():
+            elif hex6 in haystack:
                 score = 3
-            elif label and re.search(rf"\b{re.escape(want)}\b", _norm(label)):
+            elif f" {want} " in padded_label:
                 score = 2
-            if score and (best is None or score > best[0]):
+            else:
+                continue
+            if best is None or score > best[0]:
                 best = (score, body)
+                if score == 5:
+                    break
         if best:
             roles[name] = best[1][:280]
     return roles
@@ -175,7 +181,7 @@ def _swatch(name: str, color: Color, role: str, line: int | None) -> Swatch:
 def build_colors(src: Sources) -> ColorsPage:
     design = src.design
     prose = src.section_markdown("Colors")
-    roles = color_roles(prose, design.colors)
+    roles = color_roles(prose, design.colors, src.cache.tokens(prose)) if prose.strip() else {}
     light: list[Swatch] = []
     dark: list[Swatch] = []
     rgb: dict[str, tuple[int, int, int]] = {}

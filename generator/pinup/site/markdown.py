@@ -48,6 +48,26 @@ def render_markdown(text: str, *, allow_html: bool = False, env: dict[str, Any] 
     return markdown_parser(allow_html).render(text, env if env is not None else {})
 
 
+class MarkdownCache:
+    """Parse each distinct text once per build: several pages read the same section's tokens."""
+
+    def __init__(self, allow_html: bool = False) -> None:
+        self.allow_html = allow_html
+        self.md = markdown_parser(allow_html)
+        self._tokens: dict[str, list[Any]] = {}
+
+    def tokens(self, text: str) -> list[Any]:
+        found = self._tokens.get(text)
+        if found is None:
+            found = self._tokens[text] = self.md.parse(text, {})
+        return found
+
+    def html(self, text: str) -> str:
+        if not text.strip():
+            return ""
+        return str(self.md.renderer.render(self.tokens(text), self.md.options, {}))
+
+
 def render_inline(text: str, *, allow_html: bool = False) -> str:
     """One line of Markdown -> inline HTML (no wrapping <p>)."""
     return markdown_parser(allow_html).renderInline(text)

@@ -48,6 +48,8 @@ def environment(templates: str | None = None) -> Environment:
     """A cached Jinja2 environment (user templates first, then the packaged ones)."""
     from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
 
+    from pinup.site.cache import bytecode_cache
+
     loaders = []
     if templates:
         loaders.append(FileSystemLoader(templates))
@@ -58,6 +60,7 @@ def environment(templates: str | None = None) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=StrictUndefined,
+        bytecode_cache=bytecode_cache(),
     )
     return env
 

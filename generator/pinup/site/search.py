@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 
-from pinup.site.markdown import markdown_parser
 from pinup.site.models import (
     ColorsPage,
     ComponentsPage,
@@ -27,14 +26,12 @@ _WS = re.compile(r"\s+")
 def _prose_entries(src: Sources) -> list[SearchEntry]:
     """One entry per paragraph/list item of the prose, under its page and nearest heading anchor."""
     entries: list[SearchEntry] = []
-    md = markdown_parser(False)
     for section in src.design.sections:
         page = SECTION_PAGES.get(section.canonical or "", "extras")
         anchor = "" if section.canonical else "section-" + slugify(section.heading)
         entries.append(SearchEntry(section.heading, page, anchor, "section", ""))
-        env: dict[str, set[str]] = {}
         heading_anchor = anchor
-        tokens = md.parse(section.body, env)
+        tokens = src.cache.tokens(section.body)
         for i, tok in enumerate(tokens):
             if tok.type == "heading_open" and i + 1 < len(tokens):
                 heading_anchor = "h-" + slugify(tokens[i + 1].content or "section")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pinup.site.markdown import render_markdown
+from pinup.site.markdown import MarkdownCache
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import DesignSystem, LintReport, Section
@@ -19,8 +19,10 @@ class Sources:
     allow_html: bool = False
     source_name: str = "DESIGN.md"
     _by_canonical: dict[str, list[Section]] = field(default_factory=dict, init=False)
+    cache: MarkdownCache = field(init=False)
 
     def __post_init__(self) -> None:
+        self.cache = MarkdownCache(self.allow_html)
         for section in self.report.design.sections:
             if section.canonical:
                 self._by_canonical.setdefault(section.canonical, []).append(section)
@@ -41,7 +43,7 @@ class Sources:
         return self.markdown(self.section_markdown(canonical))
 
     def markdown(self, text: str) -> str:
-        return render_markdown(text, allow_html=self.allow_html)
+        return self.cache.html(text)
 
     @property
     def unknown_sections(self) -> list[Section]:

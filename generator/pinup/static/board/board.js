@@ -37,11 +37,6 @@
     return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
   }
 
-  /* ---------- theme follows the system preference ---------- */
-  if (window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches) {
-    document.documentElement.setAttribute("data-theme", "dark");
-  }
-
   /* ---------- layout: grid/large, device frames, full screen ---------- */
   var variantsEl = $("#variants");
   var HEIGHTS = { phone: 812, tablet: 1024, desktop: 900 };
@@ -414,13 +409,16 @@
   function startPolling() {
     if (progress.poll) { return; }
     var seenRegenerating = false;
+    var firstPoll = true;
     progress.poll = setInterval(function () {
       fetch(apiBase() + "/api/progress?board=" + encodeURIComponent(cfg.board), { cache: "no-store" })
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (data) {
           if (!data) { return; }
+          var wasFirst = firstPoll;
+          firstPoll = false;
           if (data.status === "regenerating") { seenRegenerating = true; handleEvent({ message: data.message, progress: data.progress }); }
-          else if (data.status === "serving" && (seenRegenerating || (data.round && data.round > cfg.round))) {
+          else if (data.status === "serving" && (seenRegenerating || wasFirst || (data.round && data.round > cfg.round))) {
             handleEvent({ reload: true });
           }
           if (data.error) { handleEvent({ error: data.error }); }
@@ -453,7 +451,18 @@
       try {
         var es = new EventSource(apiBase() + "/api/events?board=" + encodeURIComponent(cfg.board));
         progress.source = es;
-        es.onmessage = function (ev) { var d = null; try { d = JSON.parse(ev.data); } catch (e) { return; } handleEvent(d); };
+        var first = true;
+        es.onmessage = function (ev) {
+          var d = null;
+          try { d = JSON.parse(ev.data); } catch (e) { return; }
+          /* the first message is the board's state when we connected: "serving" means the
+             next round was loaded before we got here, so reload now */
+          if (first && d && d.status === "serving" && !d.reload && !d.error && (!d.board || d.board === cfg.board)) {
+            d = { reload: true };
+          }
+          first = false;
+          handleEvent(d);
+        };
         es.onerror = function () { if (progress.source === es) { es.close(); progress.source = null; startPolling(); } };
         return;
       } catch (e) { /* fall through to polling */ }
