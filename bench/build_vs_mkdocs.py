@@ -141,8 +141,8 @@ def main() -> None:
         md_pages += 1
         (tmp / "mk" / "mkdocs.yml").write_text("site_name: Bench\ntheme:\n  name: mkdocs\n", "utf-8")
 
-        def pinup_cmd(out: str) -> list[str]:
-            return [sys.executable, "-m", "pinup", "gallery", "--out", str(tmp / out)]
+        def pinup_cmd(out: str, *extra: str) -> list[str]:
+            return [sys.executable, "-m", "pinup", "gallery", "--out", str(tmp / out), *extra]
 
         def mk_cmd(out: str, *extra: str) -> list[str]:
             return [sys.executable, "-m", "mkdocs", "build", "-q", *extra, "-f", str(tmp / "mk" / "mkdocs.yml"),
@@ -150,10 +150,11 @@ def main() -> None:
 
         _run(pinup_cmd("warm-pinup"), env)  # warm the disk cache and byte-compile both
         _run(mk_cmd("warm-mk"), env)
-        pinup_times, mk_times = [], []
+        pinup_times, mk_times, par_times = [], [], []
         for i in range(args.runs):  # full builds into fresh folders, interleaved so load hits both alike
             pinup_times.append(_run(pinup_cmd(f"pinup-{i}"), env, "pinup")[0])
             mk_times.append(_run(mk_cmd(f"mk-{i}"), env, "mkdocs")[0])
+            par_times.append(_run(pinup_cmd(f"pinup-j-{i}", "--jobs", "0"), env, "pinup-j")[0])
         pinup_pages = sum(1 for _ in (tmp / "pinup-0").rglob("*.html"))
 
         p_med, m_med = statistics.median(pinup_times), statistics.median(mk_times)
@@ -163,6 +164,9 @@ def main() -> None:
         print(f"mkdocs build          : {md_pages:4d} pages in {m_med:6.2f}s = {m_rate:7.1f} pages/s")
         ratio = p_rate / m_rate
         print(f"ratio (pinup / mkdocs per page, wall): {ratio:.2f}x  (target >= 5x: {'met' if ratio >= 5 else 'NOT met'})")
+        j_med = statistics.median(par_times)
+        print(f"pinup gallery --jobs 0: {pinup_pages:4d} pages in {j_med:6.2f}s = {pinup_pages / j_med:7.1f} pages/s "
+              f"({(pinup_pages / j_med) / m_rate:.2f}x mkdocs; {os.cpu_count()} CPUs)")
         p_cpu, m_cpu = statistics.median(CPU["pinup"]), statistics.median(CPU["mkdocs"])
         print(f"CPU time (user+sys): pinup {p_cpu:.2f}s, mkdocs {m_cpu:.2f}s -> "
               f"{(pinup_pages / p_cpu) / (md_pages / m_cpu):.2f}x per page (robust to a loaded machine)")

@@ -37,6 +37,8 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
         "type": "object", "required": ["board", "status"],
         "properties": {"board": {"type": "string"}, "status": {"enum": ["serving", "regenerating", "done"]},
                        "message": {"type": "string"}, "progress": {}, "reload": {"type": "boolean"},
+                       "error": {"type": "string", "description": "why the last generation failed "
+                                 "(serve --generate); kept until the board regenerates, is done or reloads"},
                        "round": {"type": "integer", "description": "progress only: the manifest's round"}},
     }
     board_q = [{"name": "board", "in": "query", "required": False, "schema": {"type": "string"}}]

@@ -1,5 +1,9 @@
 """Per-board review state (serving -> regenerating -> serving -> done) and its SSE subscribers.
 
+A board may also carry `error`: why the last `pinup serve --generate` round failed. It is kept
+while the board is back at "serving" (so a board that polls /api/progress sees it, not only
+the SSE stream) and cleared when the board starts regenerating, is done, or reloads.
+
 Thread-safe on purpose: `pinup serve --generate` publishes progress from a worker thread while
 the event loop streams it to browsers, and `pinup serve` may block on `wait_for` in another thread.
 """
@@ -23,6 +27,7 @@ class BoardState:
     status: Status = "serving"
     message: str | None = None
     progress: Any = None
+    error: str | None = None
     version: int = 0
     changed_at: float = field(default_factory=time.time)
 
@@ -32,6 +37,8 @@ class BoardState:
             event["message"] = self.message
         if self.progress is not None:
             event["progress"] = self.progress
+        if self.error is not None:
+            event["error"] = self.error
         return event
 
 
@@ -84,13 +91,22 @@ class BoardStates:
         return self._closed
 
     # --- changing ------------------------------------------------------------------------
-    def set_status(self, board: str, status: Status, message: str | None = None, progress: Any = None) -> None:
-        """Change a board's state and tell every subscriber."""
+    def set_status(self, board: str, status: Status, message: str | None = None, progress: Any = None,
+                   *, error: str | None = None) -> None:
+        """Change a board's state and tell every subscriber.
+
+        `error` records a failed generation (shown by polling boards too). Without one, a move to
+        "regenerating" or "done" clears the old error; a plain "serving" keeps it.
+        """
         if status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
         with self._lock:
             state = self._states.setdefault(board, BoardState())
             state.status, state.message, state.progress = status, message, progress
+            if error is not None:
+                state.error = str(error)
+            elif status != "serving":
+                state.error = None
             state.version += 1
             state.changed_at = time.time()
             event = state.snapshot(board)
@@ -105,6 +121,8 @@ class BoardStates:
                 state.progress = event["progress"]
             if "message" in event:
                 state.message = event["message"]
+            if event.get("error"):
+                state.error = str(event["error"])
             full = {**state.snapshot(board), **event, "board": board}
         self._fan_out(board, full)
 
@@ -114,7 +132,7 @@ class BoardStates:
             listener(board)
         with self._lock:
             state = self._states.setdefault(board, BoardState())
-            state.status, state.message, state.progress = "serving", None, None
+            state.status, state.message, state.progress, state.error = "serving", None, None, None
             state.version += 1
             state.changed_at = time.time()
             event = {**state.snapshot(board), "reload": True}

@@ -103,7 +103,7 @@ def lint_design(path: Path) -> LintReport:
 
 PACKAGE = Path(__file__).resolve().parent
 #: what the site output depends on besides the DESIGN.md and the options
-_CODE = ("site", "templates/site", "static/site", "designmd", "theme.py", "build.py")
+_CODE = ("site", "templates/site", "static/site", "designmd", "theme.py", "build.py", "gallery.py")
 
 
 @lru_cache(maxsize=4)
@@ -188,9 +188,15 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
         if meta is not None:
             result.pages = [str(p) for p in meta.get("pages", [])]  # type: ignore[union-attr]
         else:
+            from jinja2 import TemplateError
+
             with writer.group("site", fingerprint) as meta:
-                site = write_site(report, writer, allow_html=options.allow_html, fonts=options.fonts,
-                                  templates=options.templates, progress=progress)
+                try:
+                    site = write_site(report, writer, allow_html=options.allow_html, fonts=options.fonts,
+                                      templates=options.templates, progress=progress)
+                except TemplateError as exc:
+                    where = f" ({exc.filename}:{exc.lineno})" if getattr(exc, "filename", None) else ""
+                    raise BuildError(f"template error{where}: {exc.message or exc}") from exc
                 result.pages = [p.filename for p in site.pages]
                 meta["pages"] = result.pages
         boards = _optional("pinup.boards.build")

@@ -7,7 +7,7 @@ gallery, so a rebuild after one brand changes rewrites only that brand's files).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,50 +42,95 @@ def list_brands(root: Path | None = None) -> list[Brand]:
     return brands
 
 
+def render_brand(brand: Brand, fonts: str = "system") -> tuple[dict[str, bytes], dict[str, object]]:
+    """Lint and render one brand in memory: (files by relative path, index card)."""
+    from pinup.build import lint_design, write_site
+    from pinup.output import MemoryWriter
+
+    report = lint_design(brand.path)
+    memory = MemoryWriter()
+    write_site(report, memory, fonts=fonts)
+    design = report.design
+    card: dict[str, object] = {
+        "name": design.name or brand.name,
+        "description": design.description or "",
+        "swatches": [c.hex[:7] for n, c in design.colors.items() if not n.endswith("-dark")][:8],
+        "errors": report.summary.errors,
+        "warnings": report.summary.warnings,
+    }
+    return memory.files, card
+
+
+def _render_all(todo: list[Brand], fonts: str, jobs: int) -> Iterator[tuple[Brand, tuple[dict[str, bytes], dict[str, object]]]]:
+    """Render brands; with jobs > 1 (0 = one per CPU) in forked worker processes."""
+    import multiprocessing
+    import os
+
+    workers = min(len(todo), jobs if jobs > 0 else (os.cpu_count() or 1))
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        for brand in todo:
+            yield brand, render_brand(brand, fonts)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = [pool.submit(render_brand, brand, fonts) for brand in todo]
+        for brand, future in zip(todo, futures):
+            yield brand, future.result()
+
+
 def write_gallery(writer, brands: list[Brand], *, fonts: str = "system",  # type: ignore[no-untyped-def]
-                  progress: Callable[[str, int, int], None] | None = None) -> list[dict[str, object]]:
-    """Write every brand's site under `<slug>/` and the index page; returns the index cards."""
-    from pinup.build import lint_design, site_fingerprint, write_site
+                  progress: Callable[[str, int, int], None] | None = None,
+                  jobs: int = 1) -> list[dict[str, object]]:
+    """Write every brand's site under `<slug>/` and the index page; returns the index cards.
+
+    Brands whose DESIGN.md (and pinup itself) did not change since the last build are
+    kept as they are; the others are rendered (in `jobs` worker processes if asked).
+    """
+    from pinup.build import site_fingerprint
     from pinup.designmd.model import DesignSystem
     from pinup.site.render import STATIC_ASSETS, render_template, static_asset
     from pinup.theme import theme_css
 
-    cards: list[dict[str, object]] = []
-    for i, brand in enumerate(brands, start=1):
+    cards: dict[str, dict[str, object]] = {}
+    fingerprints: dict[str, str] = {}
+    todo: list[Brand] = []
+    for brand in brands:
+        fingerprints[brand.slug] = site_fingerprint(brand.path.read_bytes(), allow_html=False, fonts=fonts,
+                                                    templates=None)
+        card = writer.sub(brand.slug).reuse("site", fingerprints[brand.slug])
+        if card is None:
+            todo.append(brand)
+        else:
+            cards[brand.slug] = card
+    done = len(cards)
+    for brand, (files, card) in _render_all(todo, fonts, jobs):
         sub = writer.sub(brand.slug)
-        fingerprint = site_fingerprint(brand.path.read_bytes(), allow_html=False, fonts=fonts, templates=None)
-        card = sub.reuse("site", fingerprint)
-        if card is None:  # changed (or new): lint and render this brand
-            report = lint_design(brand.path)
-            with sub.group("site", fingerprint) as card:
-                write_site(report, sub, fonts=fonts)
-                design = report.design
-                card.update({
-                    "name": design.name or brand.name,
-                    "description": design.description or "",
-                    "swatches": [c.hex[:7] for n, c in design.colors.items() if not n.endswith("-dark")][:8],
-                    "errors": report.summary.errors,
-                    "warnings": report.summary.warnings,
-                })
-        cards.append({**card, "slug": brand.slug, "category": brand.category})
+        with sub.group("site", fingerprints[brand.slug]) as meta:
+            for rel, data in files.items():
+                sub.write_bytes(rel, data)
+            meta.update(card)
+        cards[brand.slug] = meta
+        done += 1
         if progress:
-            progress(brand.slug, i, len(brands))
+            progress(brand.slug, done, len(brands))
+    cards_list = [{**cards[b.slug], "slug": b.slug, "category": b.category} for b in brands]
     writer.write_text("assets/theme.css", theme_css(DesignSystem(), fonts="system"))
     for name in STATIC_ASSETS:
         writer.write_bytes(f"assets/{name}", static_asset(name))
-    writer.write_text("index.html", render_template("gallery.html", {"brands": cards}))
-    return cards
+    writer.write_text("index.html", render_template("gallery.html", {"brands": cards_list}))
+    return cards_list
 
 
 def build_gallery(out: Path, *, clean: bool = False, fonts: str = "system", root: Path | None = None,
-                  progress: Callable[[str, int, int], None] | None = None) -> GalleryResult:
+                  progress: Callable[[str, int, int], None] | None = None, jobs: int = 1) -> GalleryResult:
     """`pinup gallery`: write the gallery to `out` (incremental: unchanged brands are not re-rendered)."""
     from pinup.output import OutputWriter
 
     started = time.perf_counter()
     result = GalleryResult(brands=list_brands(root))
     with OutputWriter(out, clean=clean) as writer:
-        cards = write_gallery(writer, result.brands, fonts=fonts, progress=progress)
+        cards = write_gallery(writer, result.brands, fonts=fonts, progress=progress, jobs=jobs)
     result.errors = {str(c["slug"]): int(c.get("errors", 0)) for c in cards}  # type: ignore[call-overload]
     result.written, result.skipped = writer.written, writer.skipped
     result.seconds = time.perf_counter() - started

@@ -47,21 +47,24 @@ def records(s: ServeSession) -> list[str]:
     return sorted(p.name for p in folder.glob("*.json")) if folder.is_dir() else []
 
 
-def test_progress_messages_error_and_retry(page, session: ServeSession, artifacts_dir: Path) -> None:  # type: ignore[no-untyped-def]
-    page.goto(board_url(session))
+@pytest.mark.parametrize("query", ["", "?noSSE=1&pollInterval=200"], ids=["sse", "polling"])
+def test_progress_messages_error_and_retry(page, session: ServeSession, artifacts_dir: Path, query: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(board_url(session) + query)
     page.click(".more-like-this[data-variant=C]")
     page.click("#regen-btn")
     page.wait_for_function("document.querySelector('#status').textContent === 'regenerate'")
     page.wait_for_function("document.querySelector('#progress-message').textContent.includes('requested')")
     boards = session._boards
-    boards.publish(BOARD, {"message": "generating variant 2 of 3", "progress": {"done": 1, "total": 3}})
+    boards.set_status(BOARD, "regenerating", message="generating variant 2 of 3", progress={"done": 1, "total": 3})
     page.wait_for_function("document.querySelector('#progress-message').textContent === 'generating variant 2 of 3'")
     assert abs(page.eval_on_selector("#progress-bar", "p => p.value") - 1 / 3) < 0.01
-    boards.publish(BOARD, {"error": "the model refused <b>this</b>"})
+    # how serve --generate reports a failure: one state change that carries the error
+    boards.set_status(BOARD, "serving", message="generation failed", error="the model refused <b>this</b>")
     page.wait_for_selector("#progress-view.is-error")
     assert "the model refused <b>this</b>" in page.inner_text("#progress-message")  # text, not markup
     assert page.locator("#retry-regen-btn").is_visible()
-    page.screenshot(path=str(artifacts_dir / "boards-generation-failed.png"), full_page=True)
+    if not query:
+        page.screenshot(path=str(artifacts_dir / "boards-generation-failed.png"), full_page=True)
     assert len(records(session)) == 1
     page.click("#retry-regen-btn")
     assert wait_until(lambda: len(records(session)) == 2)

@@ -204,31 +204,31 @@ def test_wait_without_server_watches_the_store(workspace: Path, tmp_path: Path) 
     assert sys.executable  # the subprocess used this interpreter
 
 
-def test_generate_without_serve_hook_is_a_clear_error(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_generate_without_key_exits_2(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from click.testing import CliRunner
 
-    import pinup.generate
     from pinup.cli.serve import serve
 
-    monkeypatch.delattr(pinup.generate, "serve_hook", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     result = CliRunner().invoke(serve, [str(workspace), "--generate", "--no-open"])
-    assert result.exit_code == 1
-    assert "--generate needs pinup.generate.serve_hook" in result.output
+    assert result.exit_code == 2
+    assert "no API key" in result.output
     assert not (workspace.parent / "site" / "serve.json").exists()
 
 
 def test_generate_passes_the_hook(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """serve --generate hands the generation hook to the app (the real generator is tested in tests/generate)."""
-    import pinup.generate
+    import pinup.generate.serve_hook as hook_module
     from pinup.cli import serve as serve_cli
 
     seen: dict[str, object] = {}
 
-    def fake_serve_hook(src: Path, out: Path, *, rebuild: object) -> object:
+    def fake_make(src: Path, out: Path, *, rebuild: object) -> object:
         seen.update(src=src, out=out, rebuild=rebuild)
         return lambda record, boards: None
 
-    monkeypatch.setattr(pinup.generate, "serve_hook", fake_serve_hook, raising=False)
+    monkeypatch.setattr(hook_module, "make_on_regenerate", fake_make)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used")
 
     class FakeSession:
         def __init__(self, ws: object, options: object) -> None:

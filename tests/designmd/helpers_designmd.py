@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -39,7 +38,9 @@ def golden_record(text: str, *, extended: bool = False) -> dict[str, Any]:
 
 
 def dump(data: Any) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    from pinup.designmd.report import dumps
+
+    return dumps(data)
 
 
 def run_pinup(*args: str, input: bytes | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:

@@ -104,3 +104,79 @@ def test_read_errors_match_reference(kind: str, tmp_path: Path, node_bin: Path) 
     assert ref.returncode == mine.returncode == 2
     assert mine.stdout == b""
     assert mine.stderr.decode() == ref.stderr.decode()
+
+
+def _random_design_md(rng: "random.Random", n: int) -> str:
+    colors = ['"#fff"', '"#0b57d0"', "red", "Tan", '"rgb(1 2 3)"', '"hsl(10 20% 30%)"', '"{colors.primary}"',
+              '"{colors.a}"', '"{colors.b}"', '"{rounded.md}"', '"#GGG"', "12", "true", "", "[a]", '"oklch(0.5 0.1 20)"',
+              '"color-mix(in srgb, red, blue 20%)"', "transparent", '"#00000080"', '"{colors.g0.a}"']
+    dims = ["4px", "0.5rem", '"1em"', "50%", "0", '"{spacing.sm}"', '"{rounded.md}"', "auto", "12", '"-2px"', "1vh",
+            '"{spacing.x}"', '"{typography.t0}"']
+    names = ["primary", "on-primary", "secondary", "a", "b", "brand-500", "surface-dim", "inverse-on-surface",
+             "accent", "x", "100", "050", "on-accent", "a-b"]
+    props = ["backgroundColor", "textColor", "rounded", "padding", "typography", "size", "borderColor", "height"]
+    sections = ["Overview", "Colors", "Typography", "Layout", "Elevation", "Shapes", "Components",
+                "Do's and Don'ts", "Brand & Style", "Notes", "Layout & Spacing", "colors"]
+    lines = ["---", f"name: Random {n}"]
+    if rng.random() < 0.9:
+        lines.append("colors:")
+        used: set[str] = set()
+        for _ in range(rng.randrange(0, 8)):
+            key = rng.choice(names)
+            if rng.random() < 0.15:
+                group = f"g{rng.randrange(3)}"
+                if group in used:
+                    continue
+                used.add(group)
+                lines += [f"  {group}:", f"    {key}: {rng.choice(colors)}"]
+            elif key not in used:
+                used.add(key)
+                lines.append(f"  {key}: {rng.choice(colors)}")
+    if rng.random() < 0.7:
+        lines.append("typography:")
+        for i in range(rng.randrange(0, 4)):
+            lines.append(f"  t{i}:")
+            for prop, values in [("fontFamily", ["Inter", "Tan", '"#333"']), ("fontSize", dims),
+                                 ("fontWeight", ["400", '"500"', "bold", '""']), ("lineHeight", [*dims, "1.5", '"1.5"']),
+                                 ("letterSpacing", dims), ("textTransform", ["upper"])]:
+                if rng.random() < 0.5:
+                    lines.append(f"    {prop}: {rng.choice(values)}")
+            if lines[-1].endswith(":"):
+                lines.append("    fontFamily: Inter")
+    for group in ("rounded", "spacing"):
+        if rng.random() < 0.7:
+            lines.append(f"{group}:")
+            for key in rng.sample(["sm", "md", "lg", "x", "full"], rng.randrange(0, 4)):
+                lines.append(f"  {key}: {rng.choice(dims)}")
+    if rng.random() < 0.7:
+        lines.append("components:")
+        for c in range(rng.randrange(0, 4)):
+            lines.append(f"  comp{c}:")
+            for prop in rng.sample(props, rng.randrange(1, 5)):
+                lines.append(f"    {prop}: {rng.choice(colors + dims)}")
+    if rng.random() < 0.2:
+        lines.append("omitted:")
+        lines += [f"  - {rng.choice(['spacing', 'Typography', 'rounded', 'colors', 'shadows'])}" for _ in range(2)]
+    if rng.random() < 0.2:
+        lines += [rng.choice(["colours:", "palette:", "fonts:", "Colors:"]), '  x: "#fff"']
+    lines += ["---", ""]
+    for section in rng.sample(sections, rng.randrange(0, 6)):
+        lines += [f"## {section}", "", "Text.", ""]
+    return "\n".join(lines)
+
+
+def test_random_documents_match_reference(tmp_path: Path, node_bin: Path) -> None:
+    """Differential test: 40 random DESIGN.md files (fixed seed) lint identically, byte for byte."""
+    import random
+
+    rng = random.Random(424242)
+    paths = []
+    for n in range(40):
+        path = tmp_path / f"random-{n}.md"
+        path.write_text(_random_design_md(rng, n), encoding="utf-8")
+        paths.append(path)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        expected = list(pool.map(lambda p: _reference("lint", str(p)), paths))
+    for path, ref in zip(paths, expected):
+        mine = run_pinup("lint", str(path))
+        assert (mine.returncode, mine.stdout.decode()) == (ref.returncode, ref.stdout.decode()), path.read_text()

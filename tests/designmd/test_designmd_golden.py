@@ -5,7 +5,6 @@ Regenerate after a reviewed change with `PINUP_UPDATE_GOLDEN=1 .venv/bin/python 
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -23,7 +22,7 @@ def test_golden(path: Path, extended: bool) -> None:
     if UPDATE:
         golden.write_text(dump(record), encoding="utf-8")
     assert golden.exists(), f"no golden file for {path.name}; run with PINUP_UPDATE_GOLDEN=1 and review it"
-    assert record == json.loads(golden.read_text(encoding="utf-8"))
+    assert dump(record) == golden.read_text(encoding="utf-8")
 
 
 def test_every_golden_has_a_corpus_file() -> None:

@@ -59,6 +59,13 @@ def test_prompt_holds_design_tokens_and_one_direction_per_variant(api_env: FakeO
         assert "<untrusted_design_md>" in user["content"] and "</untrusted_design_md>" in user["content"]
         for name, color in design.colors.items():
             assert f'"{name}": "{color.hex}"' in user["content"]
+        for group in ("rounded", "spacing"):
+            for name, dim in getattr(design, group).items():
+                assert f'"{name}": "{dim.css()}"' in user["content"], (group, name)
+        for level in design.typography.values():
+            if level.fontFamily:
+                assert json.dumps(level.fontFamily) in user["content"]
+        assert design.sections and design.sections[0].heading in user["content"]  # the prose too
         for i, direction in enumerate(meta["directions"], start=1):
             assert f"{i}. {direction}" in user["content"]  # the whole list every time
         assert f"Make variant {k} of 3. Follow direction {k}: {meta['directions'][k - 1]}" in user["content"]
@@ -297,3 +304,57 @@ def test_missing_brief_is_a_clear_error(api_env: FakeOpenAI, workspace: Path) ->
     result = run_cli("generate", "brand-new", "--src", str(workspace))
     assert result.exit_code == 1 and "no brief" in result.output
     assert not (workspace / "boards" / "brand-new").exists()
+
+
+def test_base_url_flag_wins_over_the_environment(
+    api_env: FakeOpenAI, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fake_openai import free_port
+
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")  # nothing listens there
+    result = run_cli("generate", BOARD, "--src", str(workspace), "--brief", "b", "--count", "1",
+                     "--base-url", api_env.base_url, "--max-retries", "0")
+    assert result.exit_code == 0, result.output
+    assert len(api_env.requests) == 1
+    assert read_meta(workspace / "boards" / BOARD, 2)["baseUrl"].rstrip("/") == api_env.base_url
+
+
+def test_progress_shows_variant_k_of_n_elapsed_and_tokens(api_env: FakeOpenAI, workspace: Path) -> None:
+    api_env.queue(*[Reply(body=chat_body(page_html(f"p{i}"), prompt_tokens=100, completion_tokens=50 + i))
+                    for i in range(3)])
+    result = run_cli("generate", BOARD, "--src", str(workspace), "--brief", "b")
+    assert result.exit_code == 0, result.output
+    assert "3/3" in result.output and "0:00:" in result.output  # variant k of n, elapsed
+    assert f"{300 + 153} tokens" in result.output  # the running token total
+
+
+def test_progress_events_count_variants_and_tokens(api_env: FakeOpenAI, workspace: Path) -> None:
+    from pinup.generate.client import ClientOptions
+    from pinup.generate.runner import GenerateOptions, ProgressEvent, run_generation
+
+    api_env.queue(Reply(body=chat_body("no html here", prompt_tokens=7, completion_tokens=3)),
+                  *[Reply(body=chat_body(page_html(f"p{i}"), prompt_tokens=10, completion_tokens=20)) for i in range(2)])
+    events: list[ProgressEvent] = []
+    run_generation(GenerateOptions(board=BOARD, src=workspace, brief="b", count=2, client=ClientOptions()),
+                   events.append)
+    stages = [(e.stage, e.k, e.n) for e in events]
+    assert stages == [("start", 0, 2), ("variant", 1, 2), ("invalid", 1, 2), ("variant_done", 1, 2),
+                      ("variant", 2, 2), ("variant_done", 2, 2), ("writing", 2, 2), ("done", 2, 2)]
+    assert [e.message for e in events if e.stage == "variant"] == ["generating variant 1 of 2",
+                                                                    "generating variant 2 of 2"]
+    assert [e.usage.total_tokens for e in events if e.stage == "variant_done"] == [10 + 30, 10 + 60]
+    assert all(b.elapsed >= a.elapsed for a, b in zip(events, events[1:]))
+
+
+def test_bad_size_and_bad_price_table_fail_before_any_request(
+    api_env: FakeOpenAI, workspace: Path, tmp_path: Path
+) -> None:
+    before = snapshot(workspace)
+    result = run_cli("generate", "sighting-badge", "--src", str(workspace), "--kind", "image", "--size", "huge")
+    assert result.exit_code == 2 and "is not WIDTHxHEIGHT" in result.output
+    prices = tmp_path / "prices.json"
+    prices.write_text(json.dumps({"gpt-4.1-mini": {"input": "cheap"}}))
+    result = run_cli("generate", BOARD, "--src", str(workspace), "--brief", "b", "--prices", str(prices))
+    assert result.exit_code == 1 and "cannot read the price table" in result.output
+    assert "'gpt-4.1-mini' needs" in result.output and "Traceback" not in result.output
+    assert api_env.requests == [] and snapshot(workspace) == before

@@ -107,8 +107,8 @@ def test_insufficient_quota_is_not_retried(api_env: FakeOpenAI) -> None:
     [
         (401, "authentication", "authentication failed"),
         (403, "permission", "permission denied"),
-        (404, "model_not_found", "model not found: 'gpt-nope'"),
         (400, "request", "request rejected: HTTP 400"),
+        (404, "not_found", "has no such endpoint (HTTP 404); check --base-url"),
     ],
 )
 def test_errors_are_named_plainly(api_env: FakeOpenAI, status: int, code: str, words: str) -> None:
@@ -196,3 +196,36 @@ def test_parse_retry_after_forms() -> None:
     assert parse_retry_after({"retry-after-ms": "1500"}) == 1.5
     assert parse_retry_after({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}) == 0.0
     assert parse_retry_after({}) is None
+
+
+def test_5xx_honours_retry_after_too(api_env: FakeOpenAI) -> None:
+    api_env.queue(Reply(503, error_body("busy", type_="server_error"), {"Retry-After": "4"}),
+                  Reply(502, error_body("bad gateway"), {"retry-after-ms": "250"}))
+    sleeps: list[float] = []
+    result = make_client(api_env, sleeps, backoff_base=10.0).chat("m", MESSAGES)
+    assert sleeps == [4.0, 0.25]  # the server's wait, not the (much longer) backoff
+    assert result.attempts == 3
+
+
+def test_image_calls_time_out_too(api_env: FakeOpenAI) -> None:
+    api_env.queue(Reply(body=image_body(), delay=5.0))
+    with pytest.raises(GenerationError) as info:
+        make_client(api_env, [], timeout=0.5, max_retries=0).image("gpt-image-1", "p", "1024x1024")
+    assert info.value.code == "timeout" and "within 0.5s" in info.value.message
+    assert api_env.requests[0].path == IMAGES
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply(404, error_body("The model `gpt-nope` does not exist", "model_not_found")),  # OpenAI
+        Reply(404, error_body('model "gpt-nope" not found, try pulling it first', None, "api_error")),  # Ollama
+        Reply(400, error_body("Unknown model", "model_not_found")),  # some gateways
+    ],
+)
+def test_model_errors_are_named_whatever_the_server(api_env: FakeOpenAI, reply: Reply) -> None:
+    api_env.queue(reply)
+    with pytest.raises(GenerationError) as info:
+        make_client(api_env, []).chat("gpt-nope", MESSAGES)
+    assert info.value.code == "model_not_found"
+    assert info.value.message.startswith("model not found: 'gpt-nope' is not available at")

@@ -133,3 +133,18 @@ def test_more_like_a_variant_that_is_gone_asks_for_new_directions(api_env: FakeO
     generate_from_feedback(workspace)
     assert read_meta(workspace / "boards" / BOARD, 2)["action"] == "different"
     assert all("<untrusted_base_html" not in p for p in users(api_env))
+
+
+def test_feedback_already_used_is_not_used_twice(api_env: FakeOpenAI, workspace: Path) -> None:
+    record = write_feedback(workspace, BOARD, {"regenerated": True, "regenerateAction": "different"},
+                            "20261130T000001.000000Z")
+    generate_from_feedback(workspace)
+    again = run_cli("generate", BOARD, "--src", str(workspace), "--from-feedback")
+    assert again.exit_code == 1
+    assert f"the latest feedback ({record['id']}) already made round 2" in again.output
+    assert len(api_env.requests) == 3 and not (workspace / "boards" / BOARD / "round-3").exists()
+    # feedback on round 2 is used as usual
+    write_feedback(workspace, BOARD, {"round": 2, "regenerated": True, "regenerateAction": "more_like_A"},
+                   "20261130T000002.000000Z")
+    generate_from_feedback(workspace)
+    assert read_meta(workspace / "boards" / BOARD, 3)["action"] == "more_like_A"

@@ -121,3 +121,30 @@ def test_model_and_count_from_the_environment(
     states, _ = run_hook(workspace, regenerate_record(workspace))
     assert [b["model"] for b in api_env.bodies()] == ["llama3.1", "llama3.1"]
     assert states.reloaded == [BOARD]
+
+
+def test_hook_without_a_key_says_so_and_writes_nothing(
+    api_env: FakeOpenAI, workspace: Path, monkeypatch  # type: ignore[no-untyped-def]
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY")
+    record = regenerate_record(workspace)
+    before = snapshot(workspace)
+    states, rebuilt = run_hook(workspace, record)
+    errors = [e["error"] for e in states.events if e.get("error")]
+    assert len(errors) == 1 and "no API key: set OPENAI_API_KEY" in errors[0]
+    assert api_env.requests == [] and rebuilt == [] and states.reloaded == []
+    assert snapshot(workspace) == before and states.status(BOARD) == "serving"
+
+
+def test_hook_options_reach_the_api(api_env: FakeOpenAI, workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """What `pinup serve --generate --model/--count/--base-url/--api-key-env` passes to the hook."""
+    from fake_openai import free_port
+
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")  # nothing listens there
+    monkeypatch.delenv("OPENAI_API_KEY")
+    monkeypatch.setenv("GATEWAY_KEY", "gw-serve")
+    states, _ = run_hook(workspace, regenerate_record(workspace), model="qwen2.5", count=2,
+                         base_url=api_env.base_url, api_key_env="GATEWAY_KEY", max_retries=0)
+    assert [b["model"] for b in api_env.bodies()] == ["qwen2.5", "qwen2.5"]
+    assert {r.headers["authorization"] for r in api_env.requests} == {"Bearer gw-serve"}
+    assert states.reloaded == [BOARD]

@@ -83,3 +83,50 @@ def test_stripping_is_done_with_a_parser_not_string_search() -> None:
     html = validate_html(answer).html
     assert "<p>See https://example.com/docs</p>" in html
     assert "a.png" not in html
+
+
+def test_relative_files_are_not_self_contained() -> None:
+    # fonts, images and frames from other files would 404 (or hit the board's server): stripped
+    answer = (
+        "<html><head><style>@font-face{font-family:Brand;src:url(fonts/brand.woff2) format('woff2'),local(Arial)}"
+        "body{background:url('img/bg.png')}</style></head><body>"
+        '<img src="hero.jpg" alt="Hero"><img srcset="data:image/png;base64,AAAA 1x, pics/b.png 2x" alt="b">'
+        '<iframe src="/api/feedback"></iframe><svg><use href="#icon"/><image href="sprite.png"/></svg>'
+        '<a href="pricing.html">Pricing</a><a href="#top">Top</a></body></html>'
+    )
+    result = validate_html(answer)
+    html = result.html
+    for gone in ("brand.woff2", "bg.png", "hero.jpg", "pics/b.png", "/api/feedback", "sprite.png"):
+        assert gone not in html, gone
+    assert "local(Arial)" in html and '<img alt="Hero">' in html
+    assert '<use href="#icon"/>' in html  # a fragment stays inside the document
+    assert '<a href="pricing.html">Pricing</a>' in html  # navigation, not a fetch
+    assert any("brand.woff2" in s for s in result.stripped)
+
+
+def test_image_set_strings_are_stripped() -> None:
+    answer = ('<html><head><style>.h{background-image:image-set("https://img.example/a.png" 1x, '
+              '"https://img.example/b.png" 2x);color:red}</style></head><body>x</body></html>')
+    html = validate_html(answer).html
+    assert "img.example" not in html and "color:red" in html
+
+
+def test_event_handlers_and_srcdoc_naming_the_network_are_stripped() -> None:
+    answer = (
+        '<html><body onload="navigator.sendBeacon(\'https://t.example/b\')">'
+        '<img src="data:," alt="p" onerror="fetch(\'//t.example/x\')">'
+        '<button onclick="document.body.classList.toggle(\'dark\')">Theme</button>'
+        '<iframe srcdoc="&lt;script src=https://t.example/a.js&gt;&lt;/script&gt;"></iframe>'
+        '<iframe srcdoc="&lt;p&gt;inline&lt;/p&gt;"></iframe></body></html>'
+    )
+    result = validate_html(answer)
+    html = result.html
+    assert "t.example" not in html
+    assert "onclick=\"document.body.classList.toggle('dark')\"" in html  # a local handler stays
+    assert 'srcdoc="&lt;p&gt;inline&lt;/p&gt;"' in html
+    assert len([s for s in result.stripped if "handler" in s]) == 2
+
+
+def test_escaped_slashes_in_inline_script_are_still_urls() -> None:
+    with pytest.raises(InvalidOutput, match="network URL"):
+        validate_html('<html><body><script>var u = "https:\\/\\/t.example\\/x"; fetch(u)</script></body></html>')

@@ -213,3 +213,48 @@ def test_pull_then_list_locally(hosted: dict[str, Any], s3: Any, moto_endpoint: 
         assert rid in listed.stdout
     shown = run_pinup("feedback", "show", ids[-1], "--store", str(local), env=env, cwd=hosted["tmp"])
     assert "Cy" in shown.stdout
+
+
+def test_pull_feeds_wait_and_handoff_like_a_local_review(hosted: dict[str, Any], moto_endpoint: str) -> None:
+    """`pinup wait` blocks on the workspace's local store; pulls bring hosted submissions into it."""
+    import subprocess
+    import sys
+    import time
+
+    handler, token = hosted["handler"], board_config(hosted["site"], BOARD)["token"]
+    a, b = board_config(hosted["site"], BOARD)["variants"][:2]
+    workspace, env = hosted["workspace"], {**hosted["env"], "AWS_ENDPOINT_URL": moto_endpoint}
+    pull_args = ("feedback", "pull", "--store", hosted["store"], "--src", str(workspace), "--json")
+    waiter = subprocess.Popen([sys.executable, "-m", "pinup", "wait", str(workspace), "--board", BOARD,
+                               "--timeout", "180"], env=env, cwd=hosted["tmp"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    posted: list[str] = []
+    try:
+        # A reviewer submits on the hosted board and the designer pulls, until the waiting agent wakes.
+        # (`wait` only returns records newer than its own start, so keep going until one is.)
+        for n in range(60):
+            status, body, _ = post(handler, feedback(f"R{n}", b, {a: 2, b: 5}, {b: "ship it"}), token=token,
+                                   ip=f"203.0.113.{n + 100}")
+            assert status == 200, body
+            posted.append(body["id"])
+            run_pinup(*pull_args, env=env, cwd=hosted["tmp"])
+            if waiter.poll() is not None:
+                break
+            time.sleep(1.0)
+        out, err = waiter.communicate(timeout=60)
+    finally:
+        if waiter.poll() is None:
+            waiter.kill()
+            waiter.communicate()
+    assert waiter.returncode == 0, err  # 0: a final submit
+    record = json.loads(out)
+    assert record["id"] in posted and record["kind"] == "final" and record["board"] == BOARD
+    assert "clientHash" in record and record["comments"] == {b: "ship it"}
+    local = workspace / ".pinup" / "feedback" / BOARD
+    assert {p.name.rsplit("-", 1)[1][:-5] for p in local.glob("*.json")} == set(posted)
+
+    handoff = run_pinup("feedback", "handoff", "--src", str(workspace), "--board", BOARD, "--format", "json",
+                        env=env, cwd=hosted["tmp"])
+    data = json.loads(handoff.stdout)
+    assert data["id"] == posted[-1] and data["preferred"] == b and data["ratings"] == {a: 2, b: 5}
+    assert data["comments"] == {b: "ship it"} and data["kind"] == "final"

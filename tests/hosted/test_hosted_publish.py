@@ -197,3 +197,35 @@ def test_force_reuploads_everything(site: Path, s3: Any, bucket: str, moto_endpo
     run("publish", str(site), "--bucket", bucket, "--endpoint-url", moto_endpoint)
     forced = run("publish", str(site), "--bucket", bucket, "--endpoint-url", moto_endpoint, "--force")
     assert f"uploaded {len(EXPECTED) + 1} file(s)" in forced.output
+
+
+def test_progress_bar_on_a_terminal(site: Path, s3: Any, bucket: str, moto_endpoint: str,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich treats stderr as a terminal: the live bar is drawn
+    import re
+
+    result = CliRunner().invoke(cli, ["publish", str(site), "--bucket", bucket, "--endpoint-url", moto_endpoint],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "publish" in result.stderr and "\u2501" in result.stderr  # the bar's "━" segments
+    done = re.findall(r"(\d+)/(\d+) bytes", result.stderr)
+    assert done and done[-1][0] == done[-1][1] != "0"  # it ends full: every changed byte counted
+    assert "uploaded" in result.stdout and "\u2501" not in result.stdout  # the bar never mixes into stdout
+
+
+def test_the_manifest_listing_skips_the_feedback_records(site: Path, s3: Any, bucket: str, moto_endpoint: str) -> None:
+    from pinup.hosted.aws import S3Location, s3_client
+    from pinup.hosted.publish import build_plan, fetch_etags
+
+    feedback_bucket = bucket + "-fb"
+    s3.create_bucket(Bucket=feedback_bucket)
+    s3.put_object(Bucket=feedback_bucket, Key="team/feedback/checkout/2026/11/30/r.json", Body=b"{}")
+    s3.put_object(Bucket=feedback_bucket, Key="team/boards/checkout.json", Body=b"{}")
+    plan = build_plan(site, S3Location(bucket), S3Location(feedback_bucket, "team"))
+    client = s3_client(moto_endpoint)
+    listed: list[tuple[str, str]] = []
+    client.meta.events.register("before-parameter-build.s3.ListObjectsV2",
+                                lambda params, **_: listed.append((params["Bucket"], params.get("Prefix", ""))))
+    etags = fetch_etags(client, plan)
+    assert sorted(listed) == sorted([(bucket, ""), (feedback_bucket, "team/boards/")])
+    assert "team/boards/checkout.json" in etags and not any("/feedback/" in k for k in etags)

@@ -94,7 +94,7 @@ def test_function(sam: dict[str, Any], cfn: dict[str, Any]) -> None:
     assert props["Timeout"] == 10
     assert props["Handler"] == "pinup_feedback.lambda_handler.handler"
     env = props["Environment"]["Variables"]
-    assert {"PINUP_STORE", "PINUP_ALLOWED_ORIGINS", "PINUP_BOARD_SECRET", "PINUP_RATE_LIMIT"} <= set(env)
+    assert {"PINUP_STORE", "PINUP_ALLOWED_ORIGINS", "PINUP_BOARD_SECRET", "PINUP_RATE_LIMIT", "PINUP_MAX_BODY"} <= set(env)
     assert env["PINUP_STORE"] == {"Fn::Sub": "s3://${FeedbackBucket}/${FeedbackPrefix}"}
     assert env["PINUP_BOARD_SECRET"] == {"Ref": "BoardSecret"}
     # CodeUri is relative to the template: it must be the function package with its requirements
@@ -132,7 +132,7 @@ def test_iam_is_least_privilege(cfn: dict[str, Any]) -> None:
     for s in statements:
         resource = json.dumps(s["Resource"])
         if s["Action"] == ["s3:ListBucket"] or s["Action"] == "s3:ListBucket":
-            assert s["Condition"]["StringLike"]["s3:prefix"] == [{"Fn::Sub": "${FeedbackPrefix}/*"}]
+            assert s["Condition"]["StringLike"]["s3:prefix"] == [{"Fn::Sub": "${FeedbackPrefix}/feedback/*"}]
         else:
             assert "${FeedbackPrefix}/" in resource, resource  # object actions only under the prefix
         if "s3:PutObject" in s["Action"]:
@@ -187,3 +187,10 @@ def test_http_api_cors_and_throttling(sam: dict[str, Any], cfn: dict[str, Any]) 
     assert "x-amazon-apigateway-cors" in http_api["Properties"]["Body"]
     routes = set(http_api["Properties"]["Body"]["paths"])
     assert "/api/feedback" in routes and "/api/reload" not in routes
+
+
+def test_infra_readme_says_how_to_deploy_and_publish() -> None:
+    text = (ROOT / "infra" / "README.md").read_text("utf-8")
+    assert "sam build && sam deploy --guided" in text
+    assert "pinup build --api-url" in text and "pinup publish" in text and "--bucket" in text
+    assert "cfn-lint infra/template.yaml" in text

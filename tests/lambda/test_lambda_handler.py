@@ -6,6 +6,7 @@ import base64
 import copy
 import importlib
 import json
+import logging
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
@@ -22,8 +23,12 @@ KINDS = ["apigw_v2", "apigw_v1", "function_url"]
 
 
 def make_event(kind: str, method: str, path: str, *, body: Any = None, headers: dict[str, str] | None = None,
-               drop: tuple[str, ...] = (), query: str = "", b64: bool = False) -> dict[str, Any]:
+               drop: tuple[str, ...] = (), query: str = "", b64: bool = False,
+               source_ip: str | None = None) -> dict[str, Any]:
     event = copy.deepcopy(load_event(kind))
+    if source_ip is not None:  # where the gateway puts the caller's address
+        where = event["requestContext"]["identity" if kind == "apigw_v1" else "http"]
+        where["sourceIp"] = source_ip
     raw = body if isinstance(body, (bytes, str)) or body is None else json.dumps(body)
     if isinstance(raw, bytes) or b64:
         raw_bytes = raw if isinstance(raw, bytes) else (raw or "").encode()
@@ -241,3 +246,93 @@ def test_events_in_hosted_mode_end_after_the_state(lambda_env) -> None:
     r = invoke("apigw_v2", "GET", "/api/events", query="board=hero")
     assert r["statusCode"] == 200 and headers_of(r)["content-type"].startswith("text/event-stream")
     assert 'data: {"board":"hero","status":"serving"}' in r["body"]
+
+
+def test_mangum_runs_with_lifespan_off(lambda_env) -> None:
+    load, _ = lambda_env
+    load()
+    module = importlib.import_module("pinup_feedback.lambda_handler")
+    assert module.handler.lifespan == "off"
+    assert module.handler.app.state.settings.mode == "hosted"
+    assert module.handler.app.state.settings.store == f"s3://{BUCKET}/hosted"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_logs_are_json_with_the_gateway_request_id_and_no_text_or_ip(lambda_env, kind: str,
+                                                                      caplog: pytest.LogCaptureFixture) -> None:
+    load, _ = lambda_env
+    invoke = load()
+    secrets = ("PRIVATE-REMARK-42", "Zed Secretname", "SECRET-COMMENT-7")
+    logger = logging.getLogger("pinup_feedback")
+    logger.addHandler(caplog.handler)
+    try:
+        with caplog.at_level(logging.INFO, logger="pinup_feedback"):
+            ok = invoke(kind, "POST", "/api/feedback", headers=TOKEN, body=feedback_body(
+                overall=secrets[0], reviewer=secrets[1], comments={"B": secrets[2]}))
+            bad = invoke(kind, "POST", "/api/feedback", headers=TOKEN, body=feedback_body(
+                overall=secrets[0], ratings={"Q": 5}))
+            denied = invoke(kind, "POST", "/api/feedback", body=feedback_body(overall=secrets[0]))
+            odd = invoke(kind, "POST", "/api/feedback", headers=TOKEN,
+                         body=feedback_body(board="Not A Slug PRIVATE-BOARD-TEXT"))
+    finally:
+        logger.removeHandler(caplog.handler)
+    assert (ok["statusCode"], bad["statusCode"], denied["statusCode"], odd["statusCode"]) == (200, 422, 403, 403)
+    lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "pinup_feedback"]
+    requests = [line for line in lines if line["event"] == "request"]
+    assert [line["status"] for line in requests] == [200, 422, 403, 403]
+    assert requests.pop()["board"] == "-"  # a board that is not a slug is user text: never logged
+    gateway_id = load_event(kind)["requestContext"]["requestId"]
+    for line in requests:
+        assert line["request_id"] == gateway_id and line["board"] == "hero" and line["path"] == "/api/feedback"
+        assert isinstance(line["latency_ms"], (int, float)) and line["latency_ms"] >= 0
+        assert len(line["client"]) == 16  # a salted hash, never the address
+    assert requests[0]["feedback_id"] == body_of(ok)["id"]
+    assert [line["error"] for line in requests[1:]] == ["invalid_feedback", "bad_board_token"]
+    assert headers_of(ok)["x-request-id"] == gateway_id
+    text = caplog.text + json.dumps(lines)
+    for private in (*secrets, "Secretname", "PRIVATE-BOARD-TEXT", "203.0.113.9", "198.51.100.7", "192.0.2.44"):
+        assert private not in text
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_rate_limit_is_per_client_address_and_board(lambda_env, kind: str) -> None:
+    load, client = lambda_env
+    invoke = load(PINUP_RATE_LIMIT="2")
+    bad = feedback_body(ratings={"Z": 1})  # 422 (not on the board): counted, nothing stored
+
+    def post(ip: str, body: dict[str, Any] = bad) -> int:
+        token = {"x-pinup-board-token": board_token(SECRET, body["board"])}
+        return invoke(kind, "POST", "/api/feedback", body=body, headers=token, source_ip=ip)["statusCode"]
+
+    assert [post("198.51.100.20") for _ in range(3)] == [422, 422, 429]
+    assert post("198.51.100.21") == 422  # another reviewer's address has its own bucket
+    other_board = feedback_body(board="cards", ratings={"A": 9})
+    assert post("198.51.100.20", other_board) == 422  # same address, another board: its own bucket
+    assert post("198.51.100.20") == 429
+    assert all_keys(client, "hosted/feedback/") == []
+
+
+def test_default_rate_limit_is_30_a_minute(lambda_env) -> None:
+    load, _ = lambda_env
+    invoke = load(PINUP_RATE_LIMIT="")  # unset: the default applies
+    bad = feedback_body(ratings={"Z": 1})
+    codes = [invoke("apigw_v2", "POST", "/api/feedback", body=bad, headers=TOKEN)["statusCode"] for _ in range(31)]
+    assert codes == [422] * 30 + [429]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_honeypot_is_a_fake_ack_and_stores_nothing(lambda_env, kind: str) -> None:
+    load, client = lambda_env
+    invoke = load()
+    r = invoke(kind, "POST", "/api/feedback", body=feedback_body(website="http://spam.example"), headers=TOKEN)
+    assert r["statusCode"] == 200 and body_of(r)["received"] is True and len(body_of(r)["id"]) == 32
+    assert all_keys(client, "hosted/feedback/") == []
+
+
+def test_an_invalid_manifest_in_s3_refuses_and_stores_nothing(lambda_env) -> None:
+    load, client = lambda_env
+    client.put_object(Bucket=BUCKET, Key="hosted/boards/hero.json", Body=b'{"board": "hero", "round": 1}')
+    invoke = load()
+    r = invoke("apigw_v2", "POST", "/api/feedback", body=feedback_body(), headers=TOKEN)
+    assert r["statusCode"] == 500 and body_of(r)["error"] == "store_failed"
+    assert all_keys(client, "hosted/feedback/") == []

@@ -220,3 +220,19 @@ def test_manifest_access_denied_means_no_manifest(s3_server: tuple[str, Any]) ->
     assert store.read_manifest("hero") is None
     with pytest.raises(StoreUnavailable):
         store.read(f"p/feedback/hero/2026/11/30/20261130T001500.000000Z-final-{'a' * 32}.json")
+
+
+@pytest.mark.anyio
+async def test_a_failing_manifest_read_is_503_too(s3_server: tuple[str, Any], no_backoff: None) -> None:
+    """The manifest GET is on the request path: S3 trouble there is retried, then 503, nothing stored."""
+    endpoint, client = s3_server
+    store = S3Store(BUCKET, "p", endpoint_url=endpoint, max_attempts=3)
+    calls: list[str] = []
+    store.client.meta.events.register("before-send.s3.GetObject", failing(503, "SlowDown", calls))
+    settings = Settings(mode="hosted", store=f"s3://{BUCKET}/p", log_requests=False)
+    app = create_app(settings, store=store)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="https://api.example") as http:
+        r = await http.post("/api/feedback", json=feedback_body())
+    assert r.status_code == 503 and r.headers["retry-after"] == "5" and r.json()["error"] == "store_unavailable"
+    assert len(calls) == 3 and all("/p/boards/hero.json" in url for url in calls)
+    assert all_keys(client) == []

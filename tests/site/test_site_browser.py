@@ -255,5 +255,8 @@ def test_every_brand_site_passes_axe(browser, gallery: Path, axe_path: Path, slu
         problems = _open(page, (gallery / slug / name).as_uri())
         assert problems == [], f"{slug}/{name}: {problems}"
         failures += [(name, v) for v in _axe(page, axe_path)]
+    page.goto((gallery / slug / "index.html").as_uri())
+    page.evaluate("document.documentElement.setAttribute('data-theme', 'dark')")
+    failures += [("index.html (dark)", v) for v in _axe(page, axe_path)]
     page.close()
     assert failures == []

@@ -120,3 +120,44 @@ def test_design_md_file_as_src_and_gallery(tmp_path: Path) -> None:
         assert (tmp_path / "gallery" / brand.slug / "colors.html").is_file()
     again = build_gallery(tmp_path / "gallery")
     assert again.written == 0 and again.skipped == result.written
+
+
+def test_gallery_in_worker_processes_matches_serial(tmp_path: Path) -> None:
+    from pinup.gallery import build_gallery
+
+    build_gallery(tmp_path / "serial")
+    build_gallery(tmp_path / "parallel", jobs=2)
+    serial = {p.relative_to(tmp_path / "serial"): p.read_bytes() for p in (tmp_path / "serial").rglob("*")
+              if p.is_file() and p.name != MANIFEST}
+    parallel = {p.relative_to(tmp_path / "parallel"): p.read_bytes() for p in (tmp_path / "parallel").rglob("*")
+                if p.is_file() and p.name != MANIFEST}
+    assert serial.keys() == parallel.keys() and serial == parallel
+
+
+def test_one_changed_brand_rebuilds_only_that_brand(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from pinup.brands import brand_refs_dir
+    from pinup.gallery import build_gallery
+
+    brands = tmp_path / "brand_refs"
+    shutil.copytree(brand_refs_dir(), brands)
+    monkeypatch.setenv("PINUP_BRAND_REFS", str(brands))
+    first = build_gallery(tmp_path / "g")
+    slug = first.brands[0].slug
+    design = brands / slug / "DESIGN.md"
+    design.write_text(design.read_text("utf-8").replace("## Overview", "## Overview\n\nA changed sentence.", 1))
+    second = build_gallery(tmp_path / "g")
+    assert 0 < second.written <= 3
+    assert "A changed sentence." in (tmp_path / "g" / slug / "index.html").read_text()
+
+
+def test_broken_custom_template_is_a_clear_error(tmp_path: Path) -> None:
+    from pinup.cli import cli
+
+    tpl = tmp_path / "tpl"
+    tpl.mkdir()
+    (tpl / "_footer.html").write_text("<footer>{{ nope.x }}</footer>")
+    src = write_workspace(tmp_path / "ws", MINIMAL)
+    res = CliRunner().invoke(cli, ["build", str(src), "--out", str(tmp_path / "o"), "--templates", str(tpl)])
+    assert res.exit_code == 1 and "template error" in res.output and "'nope' is undefined" in res.output

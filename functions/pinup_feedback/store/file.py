@@ -79,11 +79,18 @@ def create_only(path: Path, data: bytes) -> None:
         raise
 
 
-def replace_copy(path: Path, data: bytes) -> None:
-    """Write a replaceable copy (feedback.json) atomically: tmp + fsync + rename over."""
+def replace_copy(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """Write a replaceable copy (feedback.json) atomically: tmp (+ fsync) + rename over.
+
+    `durable=False` skips both fsyncs: readers still never see a half-written file (the rename
+    is atomic), and the durable record is the store's file, so a copy lost in a crash costs nothing.
+    """
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
-        _write_fsync(tmp, data)
+        if durable:
+            _write_fsync(tmp, data)
+        else:
+            tmp.write_bytes(data)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -91,7 +98,8 @@ def replace_copy(path: Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
-    fsync_dir(path.parent)
+    if durable:
+        fsync_dir(path.parent)
 
 
 class FileStore:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -75,14 +76,16 @@ def build(src: Path, out: Path, clean: bool, strict: bool, allow_html: bool, fon
               help="Output directory: one site per brand in <out>/<slug>/ plus an index page.")
 @click.option("--clean", is_flag=True, help="Delete the previous gallery first.")
 @click.option("--fonts", type=FONTS, default="system", show_default=True)
-def gallery(out: Path, clean: bool, fonts: str) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Worker processes for changed brands (0 = one per CPU).")
+def gallery(out: Path, clean: bool, fonts: str, jobs: int) -> None:
     """Build a browsable site for every bundled brand design system, with an index linking them all."""
     from pinup.brands import BrandError
     from pinup.build import BuildError
     from pinup.gallery import build_gallery
 
     try:
-        _gallery(out, clean, fonts, build_gallery)
+        _gallery(out, clean, fonts, functools.partial(build_gallery, jobs=jobs))
     except (BrandError, BuildError) as exc:
         raise click.ClickException(str(exc)) from exc
 

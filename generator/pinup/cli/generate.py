@@ -6,28 +6,44 @@ stays fast for everything else.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import click
 
 
+def _check_size(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """`auto` or WIDTHxHEIGHT; the server decides which sizes its model supports."""
+    if value == "auto" or re.fullmatch(r"[1-9][0-9]{1,4}x[1-9][0-9]{1,4}", value):
+        return value
+    raise click.BadParameter(f"{value!r} is not WIDTHxHEIGHT (e.g. 1024x1024, 1536x1024, 1024x1536) or auto")
+
+
 @click.command("generate")
 @click.argument("board")
-@click.option("--brief", help="What the variants answer (default: the board's brief).")
+@click.option("--brief", metavar="TEXT", help="The question the variants answer (default: the board's brief:).")
 @click.option("--count", type=click.IntRange(1, 26), default=3, show_default=True, help="Variants in the round.")
-@click.option("--kind", type=click.Choice(["html", "image"]), default="html", show_default=True)
-@click.option("--model", help="Model name (default gpt-4.1-mini for html, gpt-image-1 for image).")
-@click.option("--base-url", help="OpenAI-compatible API base URL (default $OPENAI_BASE_URL or OpenAI).")
-@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, help="Variable that holds the key.")
-@click.option("--from-feedback", is_flag=True, help="Build the round from the board's latest feedback.")
-@click.option("--src", type=click.Path(file_okay=False, path_type=Path), help="Workspace (default site_src/).")
-@click.option("--size", default="1024x1024", show_default=True, help="Image size for --kind image.")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=120.0, show_default=True, help="Seconds per call.")
-@click.option("--max-retries", type=click.IntRange(0, 10), default=3, show_default=True, help="Retries on 429/5xx.")
-@click.option("--prices", type=click.Path(dir_okay=False, exists=True, path_type=Path),
-              help="JSON price table overriding the estimates (also $PINUP_PRICES).")
-@click.option("--no-cache", is_flag=True, help="Ignore the response cache (always pay).")
+@click.option("--kind", type=click.Choice(["html", "image"]), default="html", show_default=True,
+              help="html: self-contained pages (chat API); image: PNG mockups (images API).")
+@click.option("--model", metavar="NAME", help="Model (default: gpt-4.1-mini for html, gpt-image-1 for image).")
+@click.option("--base-url", metavar="URL",
+              help="OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1 for Ollama (default: $OPENAI_BASE_URL, else OpenAI).")
+@click.option("--api-key-env", metavar="NAME", default="OPENAI_API_KEY", show_default=True,
+              help="Environment variable that holds the API key (the key is never an argument).")
+@click.option("--from-feedback", is_flag=True,
+              help="Build the round from the board's latest feedback (different, more like, remix or a request).")
+@click.option("--src", metavar="DIR", type=click.Path(file_okay=False, path_type=Path),
+              help="Workspace holding DESIGN.md and boards/ (default: ./site_src).")
+@click.option("--size", default="1024x1024", show_default=True, callback=_check_size,
+              help="Image size for --kind image: WIDTHxHEIGHT or auto.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=120.0, show_default=True,
+              help="Seconds allowed for each API call.")
+@click.option("--max-retries", type=click.IntRange(0, 10), default=3, show_default=True,
+              help="Retries of a call on 429, 5xx, timeout or connection error.")
+@click.option("--prices", metavar="FILE", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              help="JSON price table for the cost estimate (also $PINUP_PRICES).")
+@click.option("--no-cache", is_flag=True, help="Always call the API, even for a request answered before.")
 def generate(
     board: str,
     brief: str | None,
@@ -44,10 +60,24 @@ def generate(
     prices: Path | None,
     no_cache: bool,
 ) -> None:
-    """Generate the next round of variants for BOARD (a slug or a board folder).
+    """Generate the next round of variants for BOARD with the OpenAI API.
 
-    Sends one request at a time, retries 429/5xx, writes boards/<slug>/round-N/ and
-    updates board.yaml. Without an API key it exits 2 and writes nothing.
+    BOARD is a board's slug in the workspace (a new slug starts a new board)
+    or the path of a board folder holding board.yaml. The variants follow
+    the workspace's DESIGN.md; requests go one at a time, 429/5xx are
+    retried, and the round is written to boards/<slug>/round-N/ with
+    board.yaml updated (earlier rounds are kept). Token usage and an
+    estimated cost are printed and stored in round-N/meta.json.
+
+    Exit status: 0 done, 1 error (nothing written), 2 no API key (nothing
+    written) or bad usage.
+
+    \b
+    Examples:
+      pinup generate trail-home --brief "Which home screen logs a sighting fastest?"
+      pinup generate trail-home --from-feedback
+      pinup generate badge --kind image --size 1536x1024
+      pinup generate trail-home --base-url http://127.0.0.1:11434/v1 --model llama3.1
     """
     from pinup.generate.client import ClientOptions, GenerationError, MissingKeyError, resolve_key
 
@@ -88,12 +118,14 @@ def generate(
 
 
 def _latest_feedback(board: str, src: Path | None) -> dict:
-    from pinup.generate.feedback_source import latest_feedback
+    from pinup.generate.feedback_source import check_unused, latest_feedback
     from pinup.generate.rounds import read_board, resolve_board
 
     ref = resolve_board(board, src)
-    current = read_board(ref)
-    return latest_feedback(ref.workspace, ref.slug, int(current.get("round") or 1))
+    current_round = int(read_board(ref).get("round") or 1)
+    record = latest_feedback(ref.workspace, ref.slug, current_round)
+    check_unused(record, ref.folder, current_round)
+    return record
 
 
 def _run_with_progress(options: object) -> object:

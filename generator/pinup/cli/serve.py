@@ -22,7 +22,8 @@ def _workspace(src: str | None, out: str | None) -> Any:
 def _generate_hook(ws: Any) -> Any:
     """The on_regenerate hook from the generation workstream (imported only with --generate)."""
     try:
-        from pinup.generate import serve_hook
+        from pinup.generate.client import resolve_key
+        from pinup.generate.serve_hook import make_on_regenerate
     except ImportError as exc:
         raise click.ClickException(
             f"--generate needs pinup.generate.serve_hook, which is not available here ({exc}); "
@@ -30,7 +31,12 @@ def _generate_hook(ws: Any) -> Any:
         ) from None
     from pinup.serve.workspace import build
 
-    return serve_hook.make_on_regenerate(ws.src, ws.out, rebuild=lambda: build(ws))
+    try:
+        resolve_key()
+    except Exception as exc:  # MissingKeyError: say it now, not on the first regenerate
+        click.echo(f"Error: --generate: {getattr(exc, 'message', exc)}", err=True)
+        sys.exit(2)
+    return make_on_regenerate(ws.src, ws.out, rebuild=lambda: build(ws))
 
 
 @click.command()

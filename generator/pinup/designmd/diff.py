@@ -97,7 +97,9 @@ def diff_texts(before: str, after: str) -> dict[str, Any]:
 
 def to_json(result: dict[str, Any]) -> str:
     """`JSON.stringify(diff, null, 2)` plus a newline."""
-    return json.dumps(result, indent=2, ensure_ascii=False) + "\n"
+    from pinup.designmd.report import dumps
+
+    return dumps(result)
 
 
 def _as_text(data: Any, indent: int = 0) -> str:
@@ -126,4 +128,6 @@ def _as_text(data: Any, indent: int = 0) -> str:
 
 def to_markdown(result: dict[str, Any]) -> str:
     """The reference's `--format md` output for diff (its generic text rendering)."""
-    return _as_text(result) + "\n"
+    from pinup.designmd.report import text_safe
+
+    return text_safe(_as_text(result) + "\n")

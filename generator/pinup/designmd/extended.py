@@ -80,8 +80,8 @@ def spacing_values(model: Model) -> list[RawFinding]:
     px/rem/em, and values that are not a dimension or reference at all (`auto`, `8px 16px`, `0`)."""
     findings: list[RawFinding] = []
     for path, raw in model.raw_tokens.items():
-        if not path.startswith("spacing."):
-            continue
+        if not path.startswith("spacing.") or (isinstance(raw, str) and is_reference(raw)):
+            continue  # references are checked by token-broken-ref
         name = path[len("spacing.") :]
         dim = model.spacing.get(name)
         if isinstance(dim, Dim) and dim.raw is not None:
@@ -94,7 +94,7 @@ def spacing_values(model: Model) -> list[RawFinding]:
                     )
                 )
             continue
-        if dim is None and not (isinstance(raw, str) and is_reference(raw)):
+        if dim is None:
             findings.append(
                 RawFinding(
                     "warning",

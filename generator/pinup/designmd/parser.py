@@ -131,10 +131,13 @@ def parse_document(text: str) -> ParsedDocument:
     if scanned is None:
         scanned = scan_markdown(md_lines)
     fences, headings = scanned
+    endings = _lone_cr_endings(text)
     code_count = 0
     for lang, content, start in fences:
         if lang in ("yaml", "yml"):
             code_count += 1
+            if endings is not None:
+                content = _restore_endings(content, endings, start + 1)
             blocks.append((f"code block {code_count}", content, start + 1))
     doc.headings = [Heading(title, start + 1, end + 1) for title, start, end in headings if title]
     if not blocks:
@@ -248,6 +251,25 @@ def scan_simple(md_lines: list[str]) -> tuple[list[Fence], list[HeadingSpan]] | 
         previous_blank = False
         index += 1
     return fences, headings
+
+
+def _lone_cr_endings(text: str) -> list[str] | None:
+    """Each line's original terminator, when the text has a lone CR (else None: nothing to restore)."""
+    if "\r" not in text or not re.search(r"\r(?!\n)", text):
+        return None
+    return [match.group(0) for match in _LINE_SPLIT.finditer(text)]
+
+
+def _restore_endings(content: str, endings: list[str], first_line: int) -> str:
+    """A code block's text with its original line endings: the reference keeps a lone CR inside a
+    fence, and its YAML parser does not break lines there."""
+    parts = content.split("\n")
+    out = []
+    for index, part in enumerate(parts[:-1]):
+        line = first_line + index
+        out.append(part + (endings[line] if line < len(endings) else "\n"))
+    out.append(parts[-1])
+    return "".join(out)
 
 
 def _ending_before(text: str, pos: int) -> str:

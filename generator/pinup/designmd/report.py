@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Any, Protocol
 
 
@@ -17,10 +18,36 @@ class _FindingLike(Protocol):
     def reference_dict(self) -> dict[str, Any]: ...
 
 
+_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+_LONE = re.compile("[\ud800-\udfff]")
+
+
+def _join_pairs(text: str) -> str:
+    return _PAIR.sub(lambda m: m.group(0).encode("utf-16", "surrogatepass").decode("utf-16"), text)
+
+
+def json_safe(text: str) -> str:
+    """Surrogates as JavaScript's `JSON.stringify` writes them: pairs joined, lone ones as `\\udxxx`."""
+    if not _LONE.search(text):
+        return text
+    return _LONE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", _join_pairs(text))
+
+
+def text_safe(text: str) -> str:
+    """Surrogates as Node writes them to UTF-8 output: pairs joined, lone ones as U+FFFD."""
+    if not _LONE.search(text):
+        return text
+    return _LONE.sub("\ufffd", _join_pairs(text))
+
+
+def dumps(data: Any) -> str:
+    """`JSON.stringify(data, null, 2)` plus the newline `console.log` adds."""
+    return json_safe(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
+
+
 def to_json(findings: list[Any], summary: dict[str, int]) -> str:
     """`JSON.stringify(report, null, 2)` plus the newline `console.log` adds."""
-    report = {"findings": [f.reference_dict() for f in findings], "summary": summary}
-    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+    return dumps({"findings": [f.reference_dict() for f in findings], "summary": summary})
 
 
 def to_markdown(findings: list[Any], summary: dict[str, int]) -> str:
@@ -32,7 +59,7 @@ def to_markdown(findings: list[Any], summary: dict[str, int]) -> str:
         for f in findings:
             location = f" `{f.path}`:" if f.path else ":"
             out += f"- **{f.severity}**{location} {f.message}\n"
-    return out + "\n"
+    return text_safe(out + "\n")
 
 
 def use_color(stream: Any) -> bool:
@@ -69,4 +96,4 @@ def to_text(findings: list[Any], summary: dict[str, int], *, source_name: str = 
     if out:
         out.append("")
     out.append(counts)
-    return "\n".join(out) + "\n"
+    return text_safe("\n".join(out) + "\n")

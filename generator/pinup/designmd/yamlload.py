@@ -61,6 +61,7 @@ _INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)\Z")
 _NAN = re.compile(r"^\.(?:nan|NaN|NAN)\Z")
 _PLAIN = "tag:pinup:plain"
 _NUL_SUB = "\U0010fffe"
+_CR_SUB = "\U0010fffd"
 _LONE_CR = re.compile(r"\r(?!\n)")
 
 
@@ -299,13 +300,35 @@ class _Builder:
         text = node.value
         if _NUL_SUB in text:
             text = text.replace(_NUL_SUB, "\x00")
+        if _CR_SUB in text:
+            text = text.replace(_CR_SUB, "\r")
         if tag == _PLAIN:
             return resolve_plain(text)
         if tag in ("tag:yaml.org,2002:str", "!!str"):
             return text
-        if tag.startswith("tag:yaml.org,2002:") and tag.rsplit(":", 1)[-1] in ("int", "float", "bool", "null"):
-            return resolve_plain(text) if node.style is None else text
+        kind = tag.rsplit(":", 1)[-1] if tag.startswith("tag:yaml.org,2002:") else ""
+        if kind in ("int", "float", "bool", "null"):
+            # an explicit core tag converts the text whatever its quoting; text it cannot read stays a string
+            value = resolve_plain(text)
+            if kind == "null" and value is None:
+                return None
+            if kind == "bool" and isinstance(value, bool):
+                return value
+            if kind in ("int", "float") and isinstance(value, (int, float)) and not isinstance(value, bool):
+                return float(value) if kind == "float" else value
         return text
+
+    def _duplicate_position(self, key_node: Any, previous: tuple[Any, Any] | None) -> tuple[int, int]:
+        """Where the `yaml` library reports a duplicate key: at the key, except right after an empty
+        value, where it points just past the end of that value's line."""
+        mark = key_node.start_mark
+        if previous is not None:
+            prev_key, prev_value = previous
+            if prev_value.id == "scalar" and prev_value.value == "" and not prev_value.style:
+                text = self.source.split("\n")[prev_key.start_mark.line].rstrip("\r")
+                if "#" not in text[prev_key.start_mark.column :] and prev_key.start_mark.line < mark.line:
+                    return prev_key.start_mark.line + 1, len(text) + 1
+        return mark.line + 1, mark.column + 1
 
     def _mapping(self, node: Any) -> YDict:
         out = YDict()
@@ -313,16 +336,15 @@ class _Builder:
         self.memo[id(node)] = out
         seen: set[tuple[str, Any]] = set()
         block = not node.flow_style
+        previous: tuple[Any, Any] | None = None
         for key_node, value_node in node.value:
             key_value = self.build(key_node)
             ident = _dup_identity(key_value)
             if ident in seen:
-                mark = key_node.start_mark
-                raise YamlError(
-                    prettify(self.source, "Map keys must be unique", mark.line + 1, mark.column + 1),
-                    mark.line + 1,
-                )
+                line, col = self._duplicate_position(key_node, previous)
+                raise YamlError(prettify(self.source, "Map keys must be unique", line, col), line)
             seen.add(ident)
+            previous = (key_node, value_node)
             key = _key_string(key_value)
             out[key] = self.build(value_node, key_node.start_mark.column if block else -1)
             out.key_lines.setdefault(key, key_node.start_mark.line + 1 + self.offset)
@@ -351,7 +373,11 @@ def _error_from_ruamel(source: str, exc: Exception) -> YamlError:
 
     if "expected a single document" in problem or "but found another document" in problem:
         message = "Source contains multiple documents; please use YAML.parseAllDocuments()"
-    elif "'\\t'" in problem:
+    elif "'\\t'" in problem and mark is not None:
+        text = line_text(mark.line)
+        blank = len(text) - len(text.lstrip(" \t"))
+        if blank > mark.column:
+            return at("Tabs are not allowed as indentation", mark.line, 0, blank)
         message = "Tabs are not allowed as indentation"
     elif "quoted scalar" in context and "end of stream" in problem and start is not None:
         quote = "'quote" if source[start.index : start.index + 1] == "'" else '"quote'
@@ -466,7 +492,7 @@ def load_block(text: str, line_offset: int = 0) -> Any:
         text = text.replace("\x00", _NUL_SUB)
     if "\r" in text:
         # the `yaml` library ends lines only at \n (and \r\n): a lone CR does not break a line
-        text = _LONE_CR.sub(" ", text)
+        text = _LONE_CR.sub(_CR_SUB, text)
     ok, node = _compose_fast(text)
     if not ok:
         node = _compose_exact(text, original)
@@ -485,8 +511,12 @@ def _compose_exact(text: str, original: str | None = None) -> Any:
     yaml.Resolver = _resolver_class()
     yaml.Scanner, yaml.Reader = _scanner_classes()
     yaml.allow_duplicate_keys = True
+    import warnings
+
     try:
-        return yaml.compose(text)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. a reused anchor: legal YAML, the later one wins
+            return yaml.compose(text)
     except RecursionError:
         raise YamlError("YAML nesting is too deep", None) from None
     except Exception as exc:  # ruamel raises many error classes; all mean "bad YAML"

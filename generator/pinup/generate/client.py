@@ -255,9 +255,15 @@ class Client:
             return GenerationError(
                 "permission", f"permission denied: this API key may not use model {model!r} at {where}{detail}"
             )
-        if isinstance(exc, openai.NotFoundError):
+        if _is_model_error(exc):
             return GenerationError(
                 "model_not_found", f"model not found: {model!r} is not available at {where} (try --model){detail}"
+            )
+        if isinstance(exc, openai.NotFoundError):
+            return GenerationError(
+                "not_found",
+                f"not found: {where} has no such endpoint (HTTP 404); check --base-url, which usually ends in /v1"
+                f"{detail}",
             )
         if isinstance(exc, openai.RateLimitError):
             if exc.code == "insufficient_quota":
@@ -274,6 +280,18 @@ class Client:
                 return GenerationError("server", f"server error: HTTP {exc.status_code} from {where}{tries}{detail}")
             return GenerationError("request", f"request rejected: HTTP {exc.status_code} from {where}{detail}")
         return GenerationError("unknown", f"{type(exc).__name__}: {exc}")
+
+
+def _is_model_error(exc: Exception) -> bool:
+    """A 4xx that is about the model: OpenAI's code, or a 404 whose message names the model."""
+    import openai
+
+    if not isinstance(exc, openai.APIStatusError) or exc.status_code >= 500 or exc.status_code in (401, 403, 429):
+        return False
+    if exc.code in ("model_not_found", "model_not_available"):
+        return True
+    message = _api_message(exc).lower()
+    return exc.status_code == 404 and "model" in message
 
 
 def _api_message(exc: Exception) -> str:

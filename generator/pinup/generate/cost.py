@@ -51,7 +51,12 @@ def load_prices(path: str | Path | None = None) -> dict[str, Price]:
         if not isinstance(data, dict):
             raise ValueError(f"{source}: expected a JSON object of model -> {{input, output}}")
         for model, price in data.items():
-            table[str(model)] = Price.model_validate(price)
+            try:
+                table[str(model)] = Price.model_validate(price)
+            except ValueError:  # pydantic's ValidationError is a ValueError
+                raise ValueError(
+                    f"{source}: {model!r} needs {{\"input\": USD, \"output\": USD}} per million tokens"
+                ) from None
     return table
 
 

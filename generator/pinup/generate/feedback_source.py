@@ -36,3 +36,18 @@ def latest_feedback(workspace: Path, board: str, current_round: int | None = Non
         )
     same_round = [r for r in records if current_round is not None and r.get("round") == current_round]
     return (same_round or records)[-1]
+
+
+def check_unused(record: dict[str, Any], board_folder: Path, current_round: int) -> None:
+    """Refuse feedback that already made the current round (running --from-feedback twice)."""
+    meta = board_folder / f"round-{current_round}" / "meta.json"
+    try:
+        used = json.loads(meta.read_text(encoding="utf-8")).get("sourceFeedbackId")
+    except (OSError, ValueError, AttributeError):
+        return
+    if used and used == record.get("id"):
+        raise GenerationError(
+            "feedback_used",
+            f"the latest feedback ({used}) already made round {current_round}; "
+            "collect feedback on that round first (`pinup serve`, `pinup wait`), or run without --from-feedback",
+        )

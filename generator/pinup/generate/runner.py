@@ -131,7 +131,7 @@ def run_generation(
     if not brief:
         raise GenerationError("no_brief", "no brief: pass --brief TEXT (or set brief: in board.yaml)")
     design = load_design(ref.workspace)
-    prices = load_prices(opts.prices_file)
+    prices = _prices(opts.prices_file)
     model = opts.resolved_model
     run = _Run(opts, progress)
     if client is None:
@@ -185,6 +185,17 @@ def run_generation(
         board=ref, round=written, folder=folder, variant_ids=[v.id for v in made], model=model,
         usage=run.usage, paid_usage=run.paid, cost=cost, meta=meta,
     )
+
+
+def _prices(path: Path | None) -> dict[str, Any]:
+    """The price table, or a clear error for a bad --prices / $PINUP_PRICES file (before any request)."""
+    from pydantic import ValidationError
+
+    try:
+        return load_prices(path)
+    except (OSError, ValueError, ValidationError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise GenerationError("bad_prices", f"cannot read the price table: {first}") from None
 
 
 def _public_url(url: str) -> str:

@@ -132,8 +132,9 @@ class Regenerator:
 
     @staticmethod
     def _fail(boards: Any, board: str, message: str) -> None:
-        boards.publish(board, {"error": message, "message": f"generation failed: {message}"})
-        boards.set_status(board, "serving", message=f"generation failed: {message}")
+        # one state change carries the error: SSE subscribers get it as an event, and the board
+        # keeps it for pollers of /api/progress until it regenerates, is done or reloads
+        boards.set_status(board, "serving", message=f"generation failed: {message}", error=message)
 
 
 def make_on_regenerate(

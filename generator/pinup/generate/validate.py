@@ -1,11 +1,13 @@
 """Check that a model's answer is one self-contained HTML document.
 
 Why: a variant runs in the reviewer's browser, so it must load nothing from the
-network and must be exactly one page. Harmless problems are stripped (stylesheet
-links, `@import`, network `url()` in CSS, outbound hrefs, images from the web);
-what cannot be made safe by stripping (external or remote scripts, frames,
-embeds, network calls in inline script, no document, two documents, a cut-off
-document) raises `InvalidOutput`, and the runner asks for that variant again.
+network or from other files, and must be exactly one page. Harmless problems are
+stripped (stylesheet links, `@import`, `url()` in CSS that is not inline data,
+outbound hrefs, images and fonts from the web or from relative paths, event
+handler attributes and `srcdoc` that name a network URL); what cannot be made
+safe by stripping (external or remote scripts, frames, embeds, network calls in
+inline script, no document, two documents, a cut-off document) raises
+`InvalidOutput`, and the runner asks for that variant again.
 The parser is the standard library's `html.parser`, not regular expressions
 over markup; regexes only scan CSS and script text.
 """
@@ -24,10 +26,22 @@ _NAMESPACE = re.compile(r"^\s*https?://www\.w3\.org/", re.IGNORECASE)
 _SCRIPT_URL = re.compile(r"""(?i)(?:\b(?:https?|wss?|ftp):|(?<=["'`(])\s*)//[^\s'"`)<>]+""")
 _CSS_IMPORT = re.compile(r"(?is)@import\b[^;]*;?")
 _CSS_URL = re.compile(r"""(?is)url\(\s*(['"]?)(.*?)\1\s*\)""")
+#: `image-set()` takes bare strings as image URLs (not only `url()`).
+_CSS_IMAGE_SET = re.compile(r"""(?is)(?:-webkit-)?image-set\((?:[^()]|\([^()]*\))*\)""")
+_CSS_STRING = re.compile(r"""(['"])(.*?)\1""", re.DOTALL)
+#: References that stay inside the document: fragments and inline data.
+_INLINE_REF = re.compile(r"^\s*(?:#|data:|blob:|about:blank\s*$|$)", re.IGNORECASE)
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n(.*?)```", re.DOTALL)
 _DOC_START = re.compile(r"(?is)<!doctype\s+html\b[^>]*>|<html\b")
 _DOC_END = re.compile(r"(?is)</html\s*>")
 
+#: Attributes that fetch what they name; on these even a relative path is another file.
+FETCH_ATTRS = frozenset(
+    {"src", "srcset", "poster", "data", "background", "lowsrc", "dynsrc", "icon", "manifest", "codebase",
+     "imagesrcset", "ping"}
+)
+#: Navigation, not fetching: relative targets are harmless here (network ones are still stripped).
+_NAV_TAGS = frozenset({"a", "area"})
 URL_ATTRS = frozenset(
     {"src", "href", "srcset", "poster", "data", "action", "formaction", "background", "xlink:href", "ping",
      "manifest", "codebase", "cite", "longdesc", "lowsrc", "dynsrc", "icon", "imagesrcset"}
@@ -54,12 +68,42 @@ def is_network_url(value: str | None) -> bool:
     return bool(value) and bool(_NETWORK.match(value or "")) and not _NAMESPACE.match(value or "")
 
 
-def _srcset_has_network(value: str) -> bool:
-    return any(is_network_url(part.strip().split(" ")[0]) for part in value.split(",") if part.strip())
+def is_external_ref(value: str | None) -> bool:
+    """A reference to anything outside this document (network URL or another file)."""
+    return not _INLINE_REF.match(value or "") and not _NAMESPACE.match(value or "")
+
+
+def _srcset_urls(value: str) -> list[str]:
+    """The URLs of a srcset (each candidate is a URL without spaces, then descriptors up to a comma)."""
+    urls: list[str] = []
+    i, n = 0, len(value)
+    while i < n:
+        while i < n and (value[i].isspace() or value[i] == ","):
+            i += 1
+        start = i
+        while i < n and not value[i].isspace():
+            i += 1
+        url = value[start:i]
+        if url.endswith(","):
+            urls.append(url.rstrip(","))
+            continue
+        if url:
+            urls.append(url)
+        while i < n and value[i] != ",":
+            i += 1
+    return urls
+
+
+def _script_network_url(code: str) -> str | None:
+    """The first network URL named in script text (JSON-escaped slashes included)."""
+    for url in _SCRIPT_URL.findall(code.replace("\\/", "/")):
+        if not _NAMESPACE.match(url):
+            return url
+    return None
 
 
 def _clean_css(css: str, stripped: list[str], where: str) -> str:
-    """Drop `@import` rules and network `url()` references from CSS text."""
+    """Drop `@import` rules and `url()`/`image-set()` references to other files from CSS text."""
 
     def drop_import(match: re.Match[str]) -> str:
         stripped.append(f"@import in {where}")
@@ -67,12 +111,22 @@ def _clean_css(css: str, stripped: list[str], where: str) -> str:
 
     def drop_url(match: re.Match[str]) -> str:
         target = match.group(2)
-        if is_network_url(target):
-            stripped.append(f"network url() in {where}: {target[:80]}")
+        if is_external_ref(target):
+            kind = "network" if is_network_url(target) else "external"
+            stripped.append(f"{kind} url() in {where}: {target[:80]}")
             return "none"
         return match.group(0)
 
-    return _CSS_URL.sub(drop_url, _CSS_IMPORT.sub(drop_import, css))
+    def drop_image_set(match: re.Match[str]) -> str:
+        strings = [m.group(2) for m in _CSS_STRING.finditer(match.group(0))]
+        if any(is_external_ref(v) for v in strings):
+            stripped.append(f"image-set() with an external image in {where}")
+            return "none"
+        return match.group(0)
+
+    css = _CSS_IMPORT.sub(drop_import, css)
+    css = _CSS_URL.sub(drop_url, css)
+    return _CSS_IMAGE_SET.sub(drop_image_set, css)
 
 
 class _Scanner(HTMLParser):
@@ -115,10 +169,9 @@ class _Scanner(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if self._raw_tag == "script":
-            for url in _SCRIPT_URL.findall(data):
-                if not _NAMESPACE.match(url):
-                    self.fatal.append(f"inline script refers to a network URL ({url[:80]})")
-                    break
+            url = _script_network_url(data)
+            if url:
+                self.fatal.append(f"inline script refers to a network URL ({url[:80]})")
         elif self._raw_tag == "style":
             cleaned = _clean_css(data, self.stripped, "<style>")
             if cleaned != data:
@@ -159,12 +212,24 @@ class _Scanner(HTMLParser):
                 new_attrs.append((name, value))
                 continue
             if name in URL_ATTRS and value:
-                bad = _srcset_has_network(value) if name.endswith("srcset") else is_network_url(value)
-                if bad:
+                urls = _srcset_urls(value) if name.endswith("srcset") else [value]
+                fetches = name in FETCH_ATTRS or (name in ("href", "xlink:href") and tag not in _NAV_TAGS)
+                check = is_external_ref if fetches else is_network_url
+                if any(check(url) for url in urls):
                     changed = True
                     self.stripped.append(f"<{tag} {name}> {value[:80]}")
-                    if tag in ("a", "area") and name == "href":
+                    if tag in _NAV_TAGS and name == "href":
                         new_attrs.append((name, "#"))
+                    continue
+            if name.startswith("on") and value and _script_network_url(value):
+                changed = True
+                self.stripped.append(f"<{tag} {name}> handler naming a network URL")
+                continue
+            if name == "srcdoc" and value:
+                inner = _scan(value)
+                if inner.fatal or inner.edits:
+                    changed = True
+                    self.stripped.append(f"<{tag} srcdoc> with external content")
                     continue
             if name == "style" and value:
                 cleaned = _clean_css(value, self.stripped, f"<{tag} style>")

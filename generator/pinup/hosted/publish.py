@@ -244,13 +244,14 @@ def build_plan(
     return plan
 
 
-def remote_etags(client: Any, location: S3Location) -> dict[str, str]:
-    """key -> ETag (quotes stripped) for every object under the location's prefix."""
+def remote_etags(client: Any, location: S3Location, *parts: str) -> dict[str, str]:
+    """key -> ETag (quotes stripped) for every object under the location's prefix (joined with `parts`)."""
     etags: dict[str, str] = {}
     paginator = client.get_paginator("list_objects_v2")
     kwargs: dict[str, str] = {"Bucket": location.bucket}
-    if location.prefix:
-        kwargs["Prefix"] = location.prefix + "/"
+    prefix = location.key(*parts)
+    if prefix:
+        kwargs["Prefix"] = prefix + "/"
     for page in paginator.paginate(**kwargs):
         for obj in page.get("Contents", []):
             etags[obj["Key"]] = str(obj.get("ETag", "")).strip('"')
@@ -271,14 +272,17 @@ def compare(plan: PublishPlan, etags: dict[str, str]) -> PublishPlan:
 
 
 def fetch_etags(client: Any, plan: PublishPlan) -> dict[str, str]:
-    """ETags for the site location and, when it is elsewhere, the manifest location."""
+    """ETags for the site location and, when it is elsewhere, the manifests under `<store prefix>/boards/`
+    (never the feedback records next to them: fewer pages, and no need to list reviewer data)."""
     from botocore.exceptions import ClientError
 
     etags: dict[str, str] = {}
-    locations = {plan.site, plan.manifests}
-    for location in locations:
+    listings: list[tuple[S3Location, tuple[str, ...]]] = [(plan.site, ())]
+    if plan.manifests != plan.site:
+        listings.append((plan.manifests, ("boards",)))
+    for location, parts in listings:
         try:
-            etags.update(remote_etags(client, location))
+            etags.update(remote_etags(client, location, *parts))
         except ClientError as exc:
             if exc.response.get("Error", {}).get("Code") != "NoSuchBucket":
                 raise

@@ -208,4 +208,4 @@ def swatch_search_text(sw: Swatch) -> str:
     return " ".join(x for x in (sw.raw, sw.hex, sw.rgb, sw.role) if x)
 
 
-__all__: list[Any] = ["build_colors", "color_roles", "contrast_matrix", "level", "SIMULATIONS"]
+__all__ = ["build_colors", "color_roles", "contrast_matrix", "level", "SIMULATIONS"]

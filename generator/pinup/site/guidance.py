@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from pinup.site.markdown import markdown_parser
 from pinup.site.models import GuidancePage
@@ -73,4 +72,4 @@ def build_guidance(src: Sources) -> GuidancePage:
     )
 
 
-__all__: list[Any] = ["build_guidance", "split_guidance"]
+__all__ = ["build_guidance", "split_guidance"]

@@ -417,11 +417,11 @@
           if (!data) { return; }
           var wasFirst = firstPoll;
           firstPoll = false;
+          if (data.error && data.status !== "regenerating") { handleEvent({ error: data.error }); return; }
           if (data.status === "regenerating") { seenRegenerating = true; handleEvent({ message: data.message, progress: data.progress }); }
           else if (data.status === "serving" && (seenRegenerating || wasFirst || (data.round && data.round > cfg.round))) {
             handleEvent({ reload: true });
           }
-          if (data.error) { handleEvent({ error: data.error }); }
         })
         .catch(function () { /* keep polling until the timeout */ });
     }, pollMs);

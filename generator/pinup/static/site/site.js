@@ -26,6 +26,13 @@
   });
   paintToggle();
 
+  // on narrow screens the nav scrolls sideways: bring the current page into view
+  var current = document.querySelector(".pinup-nav [aria-current=page]");
+  var navBox = current && current.closest("nav");
+  if (navBox && navBox.scrollWidth > navBox.clientWidth) {
+    navBox.scrollLeft = current.offsetLeft - (navBox.clientWidth - current.offsetWidth) / 2;
+  }
+
   // --- copy to clipboard ------------------------------------------------------------------
   var live = document.createElement("p");
   live.className = "pinup-sr-only";
