@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,16 +51,46 @@ class Receipt:
     client_id: str | None
 
 
+def guard_key(local: bool, kind: str, board: str, round_: int, client_id: str | None) -> tuple[str, ...] | None:
+    """What must not run concurrently around check-and-store (None: nothing).
+
+    Local finals: the whole board (one final per round, so exactly one of concurrent finals wins).
+    Anything else with a clientId: that client's submissions to the round (a double-click waits
+    for the first and replays it). Without a clientId nothing can be matched, so nothing waits:
+    other reviewers and other requests never queue behind one another's writes.
+    """
+    if local and kind == "final":
+        return ("final", board)
+    if client_id is not None:
+        return ("client", board, str(round_), client_id)
+    return None
+
+
 class Ledger:
-    """In-memory receipts for this process, with a lock per board around check-and-store."""
+    """In-memory receipts for this process, with narrow locks around check-and-store (`guard`)."""
 
     def __init__(self) -> None:
         self._finals: dict[tuple[str, int], Receipt] = {}
         self._seen: dict[tuple[str, int, str, str], Receipt] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks: dict[tuple[str, ...], list[Any]] = {}  # key -> [lock, holders and waiters]
 
-    def lock(self, board: str) -> asyncio.Lock:
-        return self._locks.setdefault(board, asyncio.Lock())
+    @asynccontextmanager
+    async def guard(self, key: tuple[str, ...] | None) -> AsyncIterator[None]:
+        """Hold the lock for `key` (none for None); a key's lock is dropped when nobody uses it."""
+        if key is None:
+            yield
+            return
+        entry = self._locks.get(key)
+        if entry is None:
+            entry = self._locks[key] = [asyncio.Lock(), 0]
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0 and self._locks.get(key) is entry:
+                del self._locks[key]
 
     def final_for(self, board: str, round_: int) -> Receipt | None:
         return self._finals.get((board, round_))

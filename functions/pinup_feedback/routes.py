@@ -18,7 +18,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from . import __version__
 from .context import Context
 from .errors import ApiError
-from .ledger import Receipt, body_only, claim_name, fingerprint
+from .ledger import Receipt, body_only, claim_name, fingerprint, guard_key
 from .logs import client_address, log_event
 from .openapi import build_openapi
 from .schema import BOARD_SLUG_PATTERN, FeedbackInvalid, FeedbackV1, check_against_manifest, parse_feedback
@@ -82,7 +82,8 @@ async def post_feedback(request: Request) -> Response:
     except StoreError as exc:
         log_event("manifest_unreadable", board=feedback.board, error=type(exc.__cause__ or exc).__name__)
         raise ApiError(500, "store_failed", "the board manifest is unreadable; nothing was stored") from None
-    async with ctx.ledger.lock(feedback.board):
+    key = guard_key(ctx.local, feedback.kind, feedback.board, feedback.round, feedback.clientId)
+    async with ctx.ledger.guard(key):
         record, replayed = await store_feedback(ctx, feedback, client)
     note(request, feedback_id=record["id"], replayed=replayed)
     if not replayed:

@@ -244,3 +244,25 @@ def test_generate_passes_the_hook(workspace: Path, monkeypatch) -> None:  # type
     assert result.exit_code == 0, result.output
     assert seen["src"] == workspace.resolve() and callable(seen["rebuild"])
     assert callable(seen["options"].on_regenerate)  # type: ignore[attr-defined]
+
+
+def test_second_serve_on_the_same_site_is_refused(served: Served) -> None:
+    proc = subprocess.run([*PINUP, "serve", str(served.src), "--no-open", "--out", str(served.site)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert f"(pid {served.proc.pid}) is already serving" in proc.stderr
+    assert json.loads((served.site / "serve.json").read_text())["pid"] == served.proc.pid  # untouched
+
+
+def test_serve_rebuilds_a_site_built_for_hosting(workspace: Path) -> None:
+    site = workspace.parent / "site"
+    built = subprocess.run([*PINUP, "build", str(workspace), "--out", str(site), "--api-url", "https://api.example.test"],
+                           capture_output=True, text=True, timeout=120)
+    assert built.returncode == 0, built.stderr
+    assert "https://api.example.test" in (site / "boards" / BOARD / "index.html").read_text()
+    served = start_serve(workspace, "--timeout", "0")
+    try:
+        html = httpx.get(served.board_url(BOARD)).text
+        assert "https://api.example.test" not in html and '"apiUrl": null' in html
+    finally:
+        served.stop()

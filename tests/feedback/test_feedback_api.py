@@ -197,6 +197,20 @@ async def test_regenerate_double_click_replays(make_client, local_settings, stor
     assert len(stored(store_dir)) == 1
 
 
+async def test_concurrent_regenerates_one_per_client_and_double_clicks_replay(make_client, local_settings, store_dir):
+    import asyncio
+
+    client = make_client(local_settings)
+    same = body(regenerated=True, regenerateAction="different", clientId="tab-1")
+    others = [body(regenerated=True, regenerateAction="different", clientId=f"tab-{n}") for n in range(2, 6)]
+    results = await asyncio.gather(*[client.post("/api/feedback", json=b) for b in [same, same, same, *others]])
+    assert [r.status_code for r in results] == [200] * 7
+    assert len({r.json()["id"] for r in results[:3]}) == 1  # the double clicks replay the first
+    assert len({r.json()["id"] for r in results}) == 5
+    assert len(stored(store_dir)) == 5
+    assert client.app.state.ctx.ledger._locks == {}  # no lock outlives its requests
+
+
 async def test_500_when_the_store_fails_and_nothing_is_acknowledged(make_client, local_settings, store_dir, site):
     store_dir.mkdir()
     (store_dir / "hero").write_text("a file where the board folder should be")

@@ -182,7 +182,9 @@ def test_cache_hit_on_retried_run(api_env: FakeOpenAI, workspace: Path) -> None:
     meta = read_meta(board, 2)
     assert [v["cached"] for v in meta["variants"]] == [True, True, False]
     assert meta["paidUsage"]["total_tokens"] == 3000 and meta["usage"]["total_tokens"] == 9000
-    assert "paid this run: 3000 tokens" in second.output
+    paid = (1000 * 0.40 + 2000 * 1.60) / 1_000_000  # gpt-4.1-mini list price, variant 3 only
+    assert meta["paidCostUsd"] == pytest.approx(paid) and meta["estimatedCostUsd"] == pytest.approx(3 * paid)
+    assert f"paid this run: 3000 tokens, ${paid:.4f} (estimate)" in second.output
 
 
 def test_rounds_never_overwrite(api_env: FakeOpenAI, workspace: Path) -> None:
@@ -358,3 +360,22 @@ def test_bad_size_and_bad_price_table_fail_before_any_request(
     assert result.exit_code == 1 and "cannot read the price table" in result.output
     assert "'gpt-4.1-mini' needs" in result.output and "Traceback" not in result.output
     assert api_env.requests == [] and snapshot(workspace) == before
+
+
+def test_image_cache_hit_on_retried_run(api_env: FakeOpenAI, workspace: Path) -> None:
+    from fake_openai import image_body
+
+    first_png, second_png = png_bytes((10, 20, 30)), png_bytes((90, 80, 70))
+    api_env.queue(Reply(body=image_body(first_png)), Reply(503, error_body("busy")))
+    args = ("generate", "sighting-badge", "--src", str(workspace), "--kind", "image", "--count", "2")
+    first = run_cli(*args, "--max-retries", "0")
+    assert first.exit_code == 1 and "server error: HTTP 503" in first.output
+    assert not (workspace / "boards" / "sighting-badge" / "round-2").exists()
+    api_env.queue(Reply(body=image_body(second_png)))
+    second = run_cli(*args)
+    assert second.exit_code == 0, second.output
+    bodies = api_env.bodies(IMAGES)
+    assert len(bodies) == 3 and bodies[1] == bodies[2]  # only variant 2 was asked again
+    variants = workspace / "boards" / "sighting-badge" / "round-2" / "variants"
+    assert (variants / "a.png").read_bytes() == first_png and (variants / "b.png").read_bytes() == second_png
+    assert [v["cached"] for v in read_meta(workspace / "boards" / "sighting-badge", 2)["variants"]] == [True, False]

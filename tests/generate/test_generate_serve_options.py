@@ -1,7 +1,7 @@
-"""`pinup serve --generate --model/--count/--base-url/--api-key-env` reach the generation hook.
+"""`pinup serve --generate` options: the key check at start-up, and --model/--count/--base-url/--api-key-env.
 
-The options live in generator/pinup/cli/serve.py (boards workstream). Until they land this
-module is skipped, with the reason saying so; once they exist it runs by itself.
+The options live in generator/pinup/cli/serve.py (boards workstream). Until they land the
+options test is skipped, with the reason saying so; once they exist it runs by itself.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from click.testing import CliRunner
 
 from pinup.cli.serve import serve
 
-HAS_OPTIONS = {"model", "count", "base_url"} <= {p.name for p in serve.params}
-pytestmark = pytest.mark.skipif(not HAS_OPTIONS, reason="pinup serve has no --model/--count/--base-url yet")
+HAS_OPTIONS = {"model", "count", "base_url", "api_key_env"} <= {p.name for p in serve.params}
 
 
+@pytest.mark.skipif(not HAS_OPTIONS, reason="pinup serve has no --model/--count/--base-url/--api-key-env yet")
 def test_serve_generate_options_build_the_hook(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import pinup.serve.server as server
 
@@ -47,6 +47,18 @@ def test_serve_generate_options_build_the_hook(workspace: Path, tmp_path: Path, 
 def test_serve_generate_without_a_key_exits_2_before_building(
     workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import pinup.serve.server as server
+
+    class NoServe:
+        """If the key check were missing, serve would get here: return instead of serving forever."""
+
+        def __init__(self, ws: Any, options: Any) -> None:
+            pass
+
+        def run(self) -> int:
+            return 0
+
+    monkeypatch.setattr(server, "ServeSession", NoServe)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     out = tmp_path / "site"
     result = CliRunner().invoke(serve, [str(workspace), "--out", str(out), "--no-open", "--generate"])

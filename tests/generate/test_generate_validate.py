@@ -130,3 +130,10 @@ def test_event_handlers_and_srcdoc_naming_the_network_are_stripped() -> None:
 def test_escaped_slashes_in_inline_script_are_still_urls() -> None:
     with pytest.raises(InvalidOutput, match="network URL"):
         validate_html('<html><body><script>var u = "https:\\/\\/t.example\\/x"; fetch(u)</script></body></html>')
+
+
+def test_inline_data_links_stay_unless_they_import_from_the_network() -> None:
+    icon = '<link rel="icon" href="data:image/svg+xml,%3Csvg%3E%3C/svg%3E">'
+    sneaky = '<link rel="stylesheet" href="data:text/css,@import%20url(%22https://t.example/a.css%22);">'
+    html = validate_html(f"<html><head>{icon}{sneaky}</head><body>x</body></html>").html
+    assert icon in html and "t.example" not in html

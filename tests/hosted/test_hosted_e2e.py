@@ -226,7 +226,7 @@ def test_pull_feeds_wait_and_handoff_like_a_local_review(hosted: dict[str, Any],
     workspace, env = hosted["workspace"], {**hosted["env"], "AWS_ENDPOINT_URL": moto_endpoint}
     pull_args = ("feedback", "pull", "--store", hosted["store"], "--src", str(workspace), "--json")
     waiter = subprocess.Popen([sys.executable, "-m", "pinup", "wait", str(workspace), "--board", BOARD,
-                               "--timeout", "180"], env=env, cwd=hosted["tmp"], stdout=subprocess.PIPE,
+                               "--timeout", "600"], env=env, cwd=hosted["tmp"], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
     posted: list[str] = []
     try:

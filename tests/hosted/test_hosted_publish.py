@@ -229,3 +229,18 @@ def test_the_manifest_listing_skips_the_feedback_records(site: Path, s3: Any, bu
     etags = fetch_etags(client, plan)
     assert sorted(listed) == sorted([(bucket, ""), (feedback_bucket, "team/boards/")])
     assert "team/boards/checkout.json" in etags and not any("/feedback/" in k for k in etags)
+
+
+def test_public_urls_follow_the_prefix() -> None:
+    from pinup.hosted.aws import S3Location
+    from pinup.hosted.publish import public_urls
+
+    cdn = "https://d111.cloudfront.test"
+    assert public_urls(S3Location("b", "docs/v2"), ["x"], public_url=cdn) == [
+        f"{cdn}/docs/v2/", f"{cdn}/docs/v2/boards/x/"]
+    assert public_urls(S3Location("b", "docs"), ["x"], public_url=cdn + "/docs/") == [
+        f"{cdn}/docs/", f"{cdn}/docs/boards/x/"]
+    assert public_urls(S3Location("b"), ["x"], public_url=cdn + "/") == [f"{cdn}/", f"{cdn}/boards/x/"]
+    assert public_urls(S3Location("b", "p"), ["x"], endpoint_url="http://127.0.0.1:9000/") == [
+        "http://127.0.0.1:9000/b/p/index.html", "http://127.0.0.1:9000/b/p/boards/x/index.html"]
+    assert public_urls(S3Location("b"), [], region="eu-west-1") == ["https://b.s3.eu-west-1.amazonaws.com/index.html"]

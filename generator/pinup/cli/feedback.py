@@ -19,7 +19,7 @@ def _open(src: str | None, store: str | None) -> tuple[Any, Any]:
     from pinup_feedback.store.file import FileStore
 
     try:
-        ws = resolve(src, store=store)
+        ws = resolve(src, store=store, must_exist=False)
     except FileNotFoundError as exc:
         raise click.ClickException(str(exc)) from None
     return ws, FileStore(ws.store)

@@ -113,7 +113,10 @@ def generate(
         f"tokens: {usage.input_tokens} input + {usage.output_tokens} output = {usage.total_tokens} ({result.model})"
     )
     if result.paid_usage.total_tokens != usage.total_tokens:
-        click.echo(f"paid this run: {result.paid_usage.total_tokens} tokens (the rest came from the cache)")
+        click.echo(
+            f"paid this run: {result.paid_usage.total_tokens} tokens, {format_cost(result.paid_cost, result.model)} "
+            "(the rest came from the cache)"
+        )
     click.echo(f"estimated cost: {format_cost(result.cost, result.model)}")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -10,11 +11,11 @@ from typing import Any
 import click
 
 
-def _workspace(src: str | None, out: str | None) -> Any:
+def _workspace(src: str | None, out: str | None, *, must_exist: bool = True) -> Any:
     from pinup.serve.workspace import resolve
 
     try:
-        return resolve(src, out)
+        return resolve(src, out, must_exist=must_exist)
     except FileNotFoundError as exc:
         raise click.ClickException(str(exc)) from None
 
@@ -61,7 +62,15 @@ def serve(src: str | None, board: str | None, port: int, host: str, out: str | N
     from pinup.serve.server import ServeOptions, ServeSession
     from pinup.serve.workspace import board_slugs, build, needs_build
 
+    from pinup.serve import servefile
+
     ws = _workspace(src, out)
+    running = servefile.read(ws.serve_json)
+    if running is not None and running.pid != os.getpid() and servefile.pid_alive(running.pid):
+        raise click.ClickException(
+            f"pinup serve (pid {running.pid}) is already serving {ws.out} at {running.url}; "
+            "stop it first, or use --out for another site folder"
+        )
     on_regenerate = _generate_hook(ws) if generate else None
     if rebuild or needs_build(ws):
         click.echo(f"SERVE_BUILDING: {ws.src} -> {ws.out}", err=True)
@@ -95,7 +104,7 @@ def wait(src: str | None, board: str | None, timeout: float, out: str | None, st
     """
     from pinup.serve.waiting import EXIT_TIMEOUT, wait_for_feedback
 
-    ws = _workspace(src, out)
+    ws = _workspace(src, out, must_exist=False)
     result = wait_for_feedback(ws, board, timeout, store=Path(store) if store else None)
     if result.record is None:
         click.echo(f"WAIT_TIMEOUT: no feedback for {board or 'any board'} within {timeout:g}s", err=True)

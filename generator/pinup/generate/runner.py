@@ -88,6 +88,7 @@ class RoundResult:
     paid_usage: Usage
     cost: float | None
     meta: dict[str, Any]
+    paid_cost: float | None = None
 
 
 class _Run:
@@ -155,6 +156,7 @@ def run_generation(
         run.emit("variant_done", f"variant {k} of {run.n} done")
 
     cost = estimate_cost(model, run.usage.input_tokens, run.usage.output_tokens, prices)
+    paid_cost = estimate_cost(model, run.paid.input_tokens, run.paid.output_tokens, prices)
     meta = {
         "board": ref.slug,
         "kind": opts.kind,
@@ -171,6 +173,7 @@ def run_generation(
         "usage": run.usage.as_dict(),
         "paidUsage": run.paid.as_dict(),
         "estimatedCostUsd": cost,
+        "paidCostUsd": paid_cost,
         "costNote": "estimate from pinup's price table (pinup.generate.cost); not a bill",
     }
     if opts.kind == "image":
@@ -183,7 +186,7 @@ def run_generation(
     run.emit("done", f"round {written} written")
     return RoundResult(
         board=ref, round=written, folder=folder, variant_ids=[v.id for v in made], model=model,
-        usage=run.usage, paid_usage=run.paid, cost=cost, meta=meta,
+        usage=run.usage, paid_usage=run.paid, cost=cost, meta=meta, paid_cost=paid_cost,
     )
 
 

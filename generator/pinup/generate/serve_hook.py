@@ -158,8 +158,9 @@ def make_on_regenerate(
     `model`/`count` given, $PINUP_GENERATE_MODEL and $PINUP_GENERATE_COUNT apply (serve
     has no generation flags), else the runner's defaults and 3 variants.
 
-    Serve should check the key first (`pinup.generate.client.resolve_key`) so a
-    missing key is reported at start-up rather than on the first regenerate.
+    `pinup serve --generate` checks the key first (`pinup.generate.client.resolve_key`)
+    so a missing key is reported at start-up; if it goes missing later, the first
+    regenerate reports it on the board.
     """
     client = ClientOptions(api_key_env=api_key_env, base_url=base_url, timeout=timeout, max_retries=max_retries)
     model = model or os.environ.get(MODEL_ENV) or None

@@ -18,6 +18,7 @@ import html
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from urllib.parse import unquote
 
 #: Schemes (or protocol-relative `//`) that fetch from the network.
 _NETWORK = re.compile(r"^\s*(?:(?:https?|wss?|ftp):|//)", re.IGNORECASE)
@@ -197,7 +198,8 @@ class _Scanner(HTMLParser):
                     return
         if tag in _STRIP_ELEMENTS:
             href = values.get("href", "")
-            if tag == "base" or not href.strip().lower().startswith("data:"):
+            inline = href.strip().lower().startswith("data:") and not _script_network_url(unquote(href))
+            if tag == "base" or not inline:
                 self.stripped.append(f"<{tag}> {href[:80]}".rstrip())
                 self.edits.append((start, end, ""))
             return

@@ -332,9 +332,15 @@ def public_urls(
     endpoint_url: str | None = None,
     region: str | None = None,
 ) -> list[str]:
-    """Where people can open the site: the CloudFront/public base if given, else the S3 object URLs."""
+    """Where people can open the site: the CloudFront/public base if given, else the S3 object URLs.
+
+    `public_url` is the bucket root as CloudFront serves it (the stack's BoardsUrl), so a `--prefix`
+    is appended, unless the URL already ends with it.
+    """
     if public_url:
         base = public_url.rstrip("/") + "/"
+        if site.prefix and not base.rstrip("/").endswith("/" + site.prefix):
+            base += site.prefix + "/"
         return [base] + [f"{base}boards/{slug}/" for slug in boards]
     if endpoint_url:
         base = f"{endpoint_url.rstrip('/')}/{site.bucket}/"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import secrets
 import sys
 import threading
@@ -85,6 +86,8 @@ class ServeSession:
         self._boards: Any = None
         self._lock = threading.Lock()
         self._failed = False
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._writer = threading.Thread(target=self._write_lines, name="pinup-stdout", daemon=True)
 
     # --- output -----------------------------------------------------------------------------
     def _err(self, line: str) -> None:
@@ -92,8 +95,23 @@ class ServeSession:
             print(line, file=self.stderr, flush=True)
 
     def _out(self, line: str) -> None:
-        with self._lock:
-            print(line, file=self.stdout, flush=True)
+        """Queue a stdout line; a writer thread prints it, so a slow pipe never stalls the event loop."""
+        self._lines.put(line)
+
+    def _write_lines(self) -> None:
+        while True:
+            line = self._lines.get()
+            if line is None:
+                return
+            with self._lock:
+                try:
+                    print(line, file=self.stdout, flush=True)
+                except (OSError, ValueError):  # stdout closed by the caller: keep serving
+                    pass
+
+    def _drain_stdout(self) -> None:
+        self._lines.put(None)
+        self._writer.join(timeout=5)
 
     # --- hooks from the feedback app --------------------------------------------------------
     def on_feedback(self, record: dict[str, Any]) -> None:
@@ -229,6 +247,7 @@ class ServeSession:
         self._server = uvicorn.Server(config)
         supervisor = threading.Thread(target=self._supervise, name="pinup-serve", daemon=True)
         supervisor.start()
+        self._writer.start()
         previous = self._install_signals()
         try:
             self._server.run()
@@ -242,4 +261,5 @@ class ServeSession:
             if self._boards is not None:
                 self._boards.close()
             servefile.remove(self.ws.serve_json, os.getpid())
+            self._drain_stdout()  # every acknowledged record's line is out before we exit
         return self.exit_code

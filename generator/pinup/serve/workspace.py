@@ -40,15 +40,18 @@ def bundled_example() -> Path | None:
     return None
 
 
-def default_src(cwd: Path | None = None) -> Path:
-    """./site_src, or a fresh copy of the bundled example in ./pinup-example/site_src."""
+def default_src(cwd: Path | None = None, *, create_example: bool = True) -> Path:
+    """./site_src, or a copy of the bundled example in ./pinup-example/site_src (made once).
+
+    Read-only commands (`wait`, `feedback`) pass create_example=False: they never copy anything.
+    """
     cwd = cwd or Path.cwd()
     local = cwd / "site_src"
     if (local / "DESIGN.md").is_file():
         return local
     copy = cwd / EXAMPLE_COPY / "site_src"
-    if (copy / "DESIGN.md").is_file():
-        return copy
+    if (copy / "DESIGN.md").is_file() or not create_example:
+        return copy if copy.is_dir() else local
     example = bundled_example()
     if example is None:
         raise FileNotFoundError("no ./site_src/DESIGN.md and no bundled example: pass a workspace folder")
@@ -56,11 +59,12 @@ def default_src(cwd: Path | None = None) -> Path:
     return copy
 
 
-def resolve(src: str | Path | None, out: str | Path | None = None, store: str | Path | None = None) -> Workspace:
+def resolve(src: str | Path | None, out: str | Path | None = None, store: str | Path | None = None, *,
+            must_exist: bool = True) -> Workspace:
     """The workspace for SRC (or the default), its site (default: a `site/` folder beside it)."""
-    src_path = Path(src) if src else default_src()
+    src_path = Path(src) if src else default_src(create_example=must_exist)
     src_path = src_path.resolve()
-    if not src_path.is_dir():
+    if must_exist and not src_path.is_dir():
         raise FileNotFoundError(f"workspace {src_path} is not a folder")
     out_path = Path(out).resolve() if out else src_path.parent / "site"
     store_path = Path(store).resolve() if store else src_path / ".pinup" / "feedback"
@@ -78,12 +82,29 @@ def _newest_source(src: Path) -> float:
     return newest
 
 
+def _posts_elsewhere(ws: Workspace) -> bool:
+    """True when a built board embeds an API URL (built with --api-url for hosting): serve must rebuild
+    it, or local reviews would be sent to the hosted endpoint."""
+    import json
+    import re
+
+    pattern = re.compile(r'<script type="application/json" id="board-config">(.*?)</script>', re.S)
+    for page in (ws.out / "boards").glob("*/index.html"):
+        match = pattern.search(page.read_text(encoding="utf-8", errors="replace"))
+        try:
+            if match and json.loads(match.group(1)).get("apiUrl"):
+                return True
+        except ValueError:
+            return True
+    return False
+
+
 def needs_build(ws: Workspace) -> bool:
-    """True when the site is missing or any workspace file changed since the last build."""
+    """True when the site is missing, older than a workspace file, or built for a hosted endpoint."""
     manifest = ws.out / BUILD_MANIFEST
     if not manifest.is_file() or not (ws.out / "boards").is_dir():
         return True
-    return _newest_source(ws.src) > manifest.stat().st_mtime
+    return _newest_source(ws.src) > manifest.stat().st_mtime or _posts_elsewhere(ws)
 
 
 def build(ws: Workspace) -> None:
