@@ -117,3 +117,21 @@ def test_history_must_be_earlier(tmp_path: Path) -> None:
         load_board(make_board(tmp_path, text))
     ok = GOOD.replace("title: Demo", "title: Demo\nround: 2") + "history:\n  - round: 1\n    variants: []\n"
     assert load_board(make_board(tmp_path, ok, slug="ok")).spec.history[0].round == 1
+
+
+def test_example_html_variants_use_design_tokens() -> None:
+    """The hand-made variants take every colour from the example DESIGN.md (no stray palette)."""
+    import re
+
+    from pinup.designmd.lint import lint_path
+
+    design = lint_path(EXAMPLE.parent / "DESIGN.md").design
+    palette = {c.hex.lower() for c in design.colors.values()}
+    for html in sorted((EXAMPLE / "trail-home" / "variants").glob("*.html")):
+        text = html.read_text()
+        used = {h.lower() for h in re.findall(r"#[0-9a-fA-F]{6}\b", text)}
+        assert used and used <= palette, (html.name, sorted(used - palette))
+        assert "http://" not in text and "https://" not in text  # no network
+    for svg in sorted((EXAMPLE / "sighting-badge" / "variants").glob("*.svg")):
+        used = {h.lower() for h in re.findall(r"#[0-9a-fA-F]{6}\b", svg.read_text())}
+        assert used <= palette, (svg.name, sorted(used - palette))

@@ -163,3 +163,16 @@ def test_python_dash_m_works() -> None:
         [sys.executable, "-m", "pinup", "lint", str(CORPUS / "full-ok.md")], capture_output=True, timeout=120
     )
     assert result.returncode == 0 and json.loads(result.stdout)["summary"]["errors"] == 0
+
+
+def test_lone_surrogates_never_crash_output() -> None:
+    """YAML escapes can produce lone surrogates; Node escapes them in JSON and prints U+FFFD elsewhere."""
+    path = str(CORPUS / "surrogates.md")
+    lint_json = run_pinup("lint", path)
+    assert lint_json.returncode == 1 and b"\\ud800x" in lint_json.stdout
+    for fmt in ("md", "text"):
+        assert "\ufffd" in run_pinup("lint", path, "--format", fmt).stdout.decode()
+    css = run_pinup("export", "--format", "css-vars", path)
+    assert css.returncode == 0 and "--color-\ufffd: #ff0000;" in css.stdout.decode()
+    tailwind = run_pinup("export", "--format", "json-tailwind", path)
+    assert tailwind.returncode == 0 and json.loads(tailwind.stdout)["theme"]["extend"]["colors"]

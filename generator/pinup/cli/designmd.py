@@ -94,12 +94,18 @@ def export(file: str, fmt: str, prefix: str | None) -> None:
     try:
         result = render_result(fmt, design, prefix=prefix)
     except ExportError as exc:
+        from pinup.designmd.report import json_safe
+
         payload = {"error": exc.code, "message": exc.message}
-        click.echo(json.dumps(payload, ensure_ascii=False, separators=(",", ":")), err=True)
+        click.echo(json_safe(json.dumps(payload, ensure_ascii=False, separators=(",", ":"))), err=True)
         sys.exit(1)
     for note in result.warnings:  # dtcg: values converted, filled in or left out
         click.echo(f"pinup export: {note}", err=True)
-    sys.stdout.write(result.text)
+    from pinup.designmd.report import json_safe, text_safe
+
+    # lone surrogates (from YAML escapes) as Node prints them: escaped in JSON, U+FFFD elsewhere
+    safe = json_safe if fmt in ("json-tailwind", "tailwind", "dtcg") else text_safe
+    sys.stdout.write(safe(result.text))
     sys.stdout.flush()
 
 

@@ -294,8 +294,13 @@
     box.appendChild(el("h2", "Thank you, your feedback was received."));
     var next = body.preferred ? "You preferred " + body.preferred + ". " : "";
     box.appendChild(el("p", next + "This round is closed and the page is now a read-only record of what you sent."));
-    box.appendChild(el("p", "Next: tell your designer or agent you are done. An agent running `pinup wait` already has it; " +
-      "`pinup feedback handoff --board " + cfg.board + "` summarises it."));
+    if (cfg.apiUrl) {
+      box.appendChild(el("p", "Next: nothing else to do. The design team collects every reviewer's feedback " +
+        "and will share the next version at this address."));
+    } else {
+      box.appendChild(el("p", "Next: tell your designer or agent you are done. An agent running `pinup wait` already has it; " +
+        "`pinup feedback handoff --board " + cfg.board + "` summarises it."));
+    }
     if (reply && reply.id) { box.appendChild(el("p", "Reference: " + reply.id, { "class": "meta" })); }
     box.hidden = false;
     box.scrollIntoView({ block: "start" });
