@@ -169,7 +169,12 @@ def test_light_dark_toggle_switches_and_persists(browser, example_site: Path) ->
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     assert page.evaluate(bg) == "rgb(15, 18, 13)"  # background-dark
     assert toggle.get_attribute("aria-pressed") == "true"
-    page.goto((example_site / "colors.html").as_uri())
+    # Chromium commits localStorage to disk asynchronously: allow the write a moment to land
+    for _ in range(20):
+        page.goto((example_site / "colors.html").as_uri())
+        if page.evaluate("document.documentElement.dataset.theme") == "dark":
+            break
+        page.wait_for_timeout(250)
     assert page.evaluate(bg) == "rgb(15, 18, 13)", "the choice persists across pages"
     page.locator("[data-theme-toggle]").click()
     assert page.evaluate(bg) == "rgb(243, 239, 228)"

@@ -111,6 +111,8 @@ def parse_document(text: str) -> ParsedDocument:
     """Parse the whole document; YAML errors become `error`, never exceptions."""
     if text.startswith("\ufeff"):
         text = text[1:]
+    if "\x00" in text:
+        text = text.replace("\x00", "\ufffd")  # CommonMark (micromark too) reads NUL as U+FFFD
     lines = split_lines(text)
     doc = ParsedDocument(lines=lines)
     blocks: list[tuple[str, str, int]] = []  # (label, yaml text, line offset)
