@@ -70,10 +70,10 @@ class Served:
 
 
 def start_serve(src: Path, *args: str, site: Path | None = None, env: dict[str, str] | None = None,
-                startup: float = 60) -> Served:
+                startup: float = 60, open_browser: bool = False) -> Served:
     """Start `pinup serve SRC --no-open --port 0 ARGS` and wait for SERVE_STARTED."""
     site = site or src.parent / "site"
-    cmd = [*PINUP, "serve", str(src), "--no-open", "--port", "0", "--out", str(site), *args]
+    cmd = [*PINUP, "serve", str(src), *([] if open_browser else ["--no-open"]), "--port", "0", "--out", str(site), *args]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=src.parent,
                             env={**os.environ, **(env or {})})
     served = Served(proc=proc, src=src, site=site)

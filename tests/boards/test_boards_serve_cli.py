@@ -266,3 +266,13 @@ def test_serve_rebuilds_a_site_built_for_hosting(workspace: Path) -> None:
         assert "https://api.example.test" not in html and '"apiUrl": null' in html
     finally:
         served.stop()
+
+
+def test_browser_opened_line(workspace: Path) -> None:
+    """Without --no-open and with a browser configured, serve opens it and says so."""
+    served = start_serve(workspace, "--timeout", "0", open_browser=True, env={"BROWSER": "true"})
+    try:
+        assert wait_until(lambda: any(line.startswith("SERVE_BROWSER_") for line in served.stderr_lines))
+        assert f"SERVE_BROWSER_OPENED: url={served.url}" in served.stderr_lines
+    finally:
+        served.stop()

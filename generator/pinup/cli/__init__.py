@@ -24,7 +24,7 @@ COMMANDS: dict[str, str] = {
     "init": "pinup.cli.brands:init",
     "serve": "pinup.cli.serve:serve",
     "wait": "pinup.cli.serve:wait",
-    "feedback": "pinup.cli:feedback",
+    "feedback": "pinup.cli:feedback_group",
     "results": "pinup.cli.hosted:results",
     "publish": "pinup.cli.hosted:publish",
     "generate": "pinup.cli.generate:generate",
@@ -69,8 +69,8 @@ def cli() -> None:
     """pinup: lint, export and document DESIGN.md design systems, and run review boards."""
 
 
-@click.group(cls=LazyGroup, lazy=FEEDBACK_COMMANDS)
-def feedback() -> None:
+@click.group("feedback", cls=LazyGroup, lazy=FEEDBACK_COMMANDS)
+def feedback_group() -> None:
     """Read the feedback that reviewers left on boards."""
 
 
