@@ -9,6 +9,16 @@ Whole processes, several runs, medians. Prints pages per second and the ratio
 DESIGN.md among 25 changes (pinup incremental vs a full MkDocs build, and MkDocs
 `--dirty` for reference).
 
+Fairness, both ways:
+- both run from byte-compiled code: the child processes get their own
+  PYTHONPYCACHEPREFIX (and PYTHONDONTWRITEBYTECODE is dropped), so the warm-up run
+  compiles pinup's source checkout just as pip compiled MkDocs at install time;
+- pinup's compiled-template cache (PINUP_CACHE_DIR) starts empty and is filled by the
+  warm-up run, like the .pyc files; a line with the cache off is printed too;
+- MkDocs builds one site, so its default theme puts every page (251) in every page's
+  nav; a second MkDocs line uses a 26-entry nav (the gallery index + each brand's
+  home), about the nav weight of a pinup page, so that cost is not counted against it.
+
     .venv/bin/python bench/build_vs_mkdocs.py [--runs 5]
 """
 
@@ -125,7 +135,11 @@ def main() -> None:
         brands = tmp / "brand_refs"
         shutil.copytree(brands_src, brands)
         slugs = [b.slug for b in load_manifest(brands) if (brands / b.slug / "DESIGN.md").is_file()]
-        env = {**os.environ, "PINUP_BRAND_REFS": str(brands), "NO_MKDOCS_2_WARNING": "1"}
+        env = {**os.environ, "PINUP_BRAND_REFS": str(brands), "NO_MKDOCS_2_WARNING": "1",
+               "PYTHONPYCACHEPREFIX": str(tmp / "pycache"), "PINUP_CACHE_DIR": str(tmp / "cache")}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env.pop("PINUP_NO_CACHE", None)
+        nocache_env = {**env, "PINUP_NO_CACHE": "1"}
 
         # MkDocs project with the same pages as Markdown
         docs = tmp / "mk" / "docs"
@@ -140,36 +154,59 @@ def main() -> None:
         (docs / "index.md").write_text("# Gallery\n\n" + "\n".join(f"- [{s}]({s}/index.md)" for s in slugs) + "\n")
         md_pages += 1
         (tmp / "mk" / "mkdocs.yml").write_text("site_name: Bench\ntheme:\n  name: mkdocs\n", "utf-8")
+        nav = "".join(f"  - {s}: {s}/index.md\n" for s in slugs)
+        (tmp / "mk" / "mkdocs-nav.yml").write_text(
+            "site_name: Bench\ntheme:\n  name: mkdocs\nnav:\n  - Gallery: index.md\n" + nav, "utf-8")
 
         def pinup_cmd(out: str, *extra: str) -> list[str]:
             return [sys.executable, "-m", "pinup", "gallery", "--out", str(tmp / out), *extra]
 
-        def mk_cmd(out: str, *extra: str) -> list[str]:
-            return [sys.executable, "-m", "mkdocs", "build", "-q", *extra, "-f", str(tmp / "mk" / "mkdocs.yml"),
+        def mk_cmd(out: str, *extra: str, config: str = "mkdocs.yml") -> list[str]:
+            return [sys.executable, "-m", "mkdocs", "build", "-q", *extra, "-f", str(tmp / "mk" / config),
                     "-d", str(tmp / out)]
 
-        _run(pinup_cmd("warm-pinup"), env)  # warm the disk cache and byte-compile both
+        # warm the disk cache, write both's .pyc files and fill pinup's template cache
+        _run(pinup_cmd("warm-pinup"), env)
         _run(mk_cmd("warm-mk"), env)
-        pinup_times, mk_times, par_times = [], [], []
-        for i in range(args.runs):  # full builds into fresh folders, interleaved so load hits both alike
-            pinup_times.append(_run(pinup_cmd(f"pinup-{i}"), env, "pinup")[0])
-            mk_times.append(_run(mk_cmd(f"mk-{i}"), env, "mkdocs")[0])
-            par_times.append(_run(pinup_cmd(f"pinup-j-{i}", "--jobs", "0"), env, "pinup-j")[0])
+        _run(mk_cmd("warm-mk-nav", config="mkdocs-nav.yml"), env)
+        times: dict[str, list[float]] = {}
+        for i in range(args.runs):  # full builds into fresh folders, interleaved so load hits all alike
+            for tag, cmd, run_env in (
+                ("pinup", pinup_cmd(f"pinup-{i}"), env),
+                ("mkdocs", mk_cmd(f"mk-{i}"), env),
+                ("pinup-j", pinup_cmd(f"pinup-j-{i}", "--jobs", "0"), env),
+                ("mkdocs-nav", mk_cmd(f"mk-nav-{i}", config="mkdocs-nav.yml"), env),
+                ("pinup-nocache", pinup_cmd(f"pinup-nc-{i}"), nocache_env),
+            ):
+                times.setdefault(tag, []).append(_run(cmd, run_env, tag)[0])
         pinup_pages = sum(1 for _ in (tmp / "pinup-0").rglob("*.html"))
+        mk_built = sum(1 for p in (tmp / "mk-0").rglob("index.html") if p.parent != tmp / "mk-0" / "search")
+        if pinup_pages != md_pages or mk_built != md_pages:
+            raise SystemExit(f"page counts differ: pinup {pinup_pages}, markdown {md_pages}, mkdocs built {mk_built}")
 
-        p_med, m_med = statistics.median(pinup_times), statistics.median(mk_times)
+        med = {tag: statistics.median(values) for tag, values in times.items()}
+        cpu = {tag: statistics.median(values) for tag, values in CPU.items()}
+        p_med, m_med = med["pinup"], med["mkdocs"]
         p_rate, m_rate = pinup_pages / p_med, md_pages / m_med
-        print(f"brands: {len(slugs)}; runs: {args.runs} (whole processes, medians)")
-        print(f"pinup gallery         : {pinup_pages:4d} pages in {p_med:6.2f}s = {p_rate:7.1f} pages/s")
-        print(f"mkdocs build          : {md_pages:4d} pages in {m_med:6.2f}s = {m_rate:7.1f} pages/s")
+        n_rate = md_pages / med["mkdocs-nav"]
+        print(f"brands: {len(slugs)}; runs: {args.runs} (whole processes, medians; wall / CPU user+sys)")
+        print(f"pinup gallery         : {pinup_pages:4d} pages in {p_med:6.2f}s = {p_rate:7.1f} pages/s"
+              f"  (CPU {cpu['pinup']:.2f}s)")
+        print(f"mkdocs build          : {md_pages:4d} pages in {m_med:6.2f}s = {m_rate:7.1f} pages/s"
+              f"  (CPU {cpu['mkdocs']:.2f}s)")
         ratio = p_rate / m_rate
         print(f"ratio (pinup / mkdocs per page, wall): {ratio:.2f}x  (target >= 5x: {'met' if ratio >= 5 else 'NOT met'})")
-        j_med = statistics.median(par_times)
+        print(f"CPU time per page: {(cpu['mkdocs'] / md_pages) / (cpu['pinup'] / pinup_pages):.2f}x "
+              "(robust to a loaded machine)")
+        print(f"mkdocs, 26-entry nav  : {md_pages:4d} pages in {med['mkdocs-nav']:6.2f}s = {n_rate:7.1f} pages/s"
+              f"  (CPU {cpu['mkdocs-nav']:.2f}s) -> pinup {p_rate / n_rate:.2f}x wall, "
+              f"{(cpu['mkdocs-nav'] / md_pages) / (cpu['pinup'] / pinup_pages):.2f}x CPU")
+        nc_rate = pinup_pages / med["pinup-nocache"]
+        print(f"pinup, template cache off: {med['pinup-nocache']:6.2f}s = {nc_rate:7.1f} pages/s "
+              f"(CPU {cpu['pinup-nocache']:.2f}s) -> {nc_rate / m_rate:.2f}x mkdocs")
+        j_med = med["pinup-j"]
         print(f"pinup gallery --jobs 0: {pinup_pages:4d} pages in {j_med:6.2f}s = {pinup_pages / j_med:7.1f} pages/s "
               f"({(pinup_pages / j_med) / m_rate:.2f}x mkdocs; {os.cpu_count()} CPUs)")
-        p_cpu, m_cpu = statistics.median(CPU["pinup"]), statistics.median(CPU["mkdocs"])
-        print(f"CPU time (user+sys): pinup {p_cpu:.2f}s, mkdocs {m_cpu:.2f}s -> "
-              f"{(pinup_pages / p_cpu) / (md_pages / m_cpu):.2f}x per page (robust to a loaded machine)")
 
         # one DESIGN.md changes among 25
         incr_cmd = pinup_cmd("pinup-0")

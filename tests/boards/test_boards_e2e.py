@@ -387,3 +387,23 @@ def test_axe_wcag_aa(page, served: Served, node_bin: Path, board: str) -> None: 
     page.wait_for_selector("#error-box:not([hidden])")
     assert "HTTP 500" in page.inner_text("#error-box")
     assert page.evaluate(script) == []
+
+
+def test_hosted_board_regenerate_has_no_live_progress(page, served: Served, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A board built with --api-url (hosted) says the next round will be published; it does not wait on SSE."""
+    site = tmp_path / "hosted-site"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pinup", "build", str(served.src), "--out", str(site), "--api-url", served.base + "/api"],
+        capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    shutil.copytree(site / "boards" / BOARD, served.site / "boards" / "hosted-copy", dirs_exist_ok=True)
+    urls: list[str] = []
+    page.on("request", lambda r: urls.append(r.url))
+    page.goto(f"{served.base}/boards/hosted-copy/index.html")
+    page.click(".regen-chiclet[data-action=different]")
+    page.click("#regen-btn")
+    wait_status(page, "regenerate")
+    assert "published" in page.inner_text("#progress-message")
+    assert f"{served.base}/api/feedback" in urls  # the trailing /api of --api-url is not doubled
+    assert not any("/api/events" in u or "/api/progress" in u for u in urls)
+    assert served.records(BOARD)[0]["regenerateAction"] == "different"
