@@ -63,10 +63,11 @@ def render_brand(brand: Brand, fonts: str = "system") -> tuple[dict[str, bytes],
 
 def _render_all(todo: list[Brand], fonts: str, jobs: int) -> Iterator[tuple[Brand, tuple[dict[str, bytes], dict[str, object]]]]:
     """Render brands; with jobs > 1 (0 = one per CPU) in forked worker processes."""
-    import multiprocessing
     import os
 
     workers = min(len(todo), jobs if jobs > 0 else (os.cpu_count() or 1))
+    if workers >= 2:  # multiprocessing costs imports a one-process build does not need
+        import multiprocessing
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for brand in todo:
             yield brand, render_brand(brand, fonts)
@@ -87,10 +88,10 @@ def write_gallery(writer, brands: list[Brand], *, fonts: str = "system",  # type
     Brands whose DESIGN.md (and pinup itself) did not change since the last build are
     kept as they are; the others are rendered (in `jobs` worker processes if asked).
     """
-    from pinup.build import site_fingerprint
-    from pinup.designmd.model import DesignSystem
-    from pinup.site.render import STATIC_ASSETS, render_template, static_asset
-    from pinup.theme import theme_css
+    import hashlib
+    import json
+
+    from pinup.build import code_fingerprint, site_fingerprint
 
     cards: dict[str, dict[str, object]] = {}
     fingerprints: dict[str, str] = {}
@@ -115,10 +116,19 @@ def write_gallery(writer, brands: list[Brand], *, fonts: str = "system",  # type
         if progress:
             progress(brand.slug, done, len(brands))
     cards_list = [{**cards[b.slug], "slug": b.slug, "category": b.category} for b in brands]
-    writer.write_text("assets/theme.css", theme_css(DesignSystem(), fonts="system"))
-    for name in STATIC_ASSETS:
-        writer.write_bytes(f"assets/{name}", static_asset(name))
-    writer.write_text("index.html", render_template("gallery.html", {"brands": cards_list}))
+    # the index page and shared assets depend only on the cards and pinup's own code
+    index_key = hashlib.sha256(json.dumps(cards_list, sort_keys=True, default=str).encode())
+    index_key.update(code_fingerprint().encode())
+    if writer.reuse("gallery-index", index_key.hexdigest()) is None:
+        from pinup.designmd.model import DesignSystem
+        from pinup.site.render import STATIC_ASSETS, render_template, static_asset
+        from pinup.theme import theme_css
+
+        with writer.group("gallery-index", index_key.hexdigest()):
+            writer.write_text("assets/theme.css", theme_css(DesignSystem(), fonts="system"))
+            for name in STATIC_ASSETS:
+                writer.write_bytes(f"assets/{name}", static_asset(name))
+            writer.write_text("index.html", render_template("gallery.html", {"brands": cards_list}))
     return cards_list
 
 

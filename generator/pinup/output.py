@@ -28,6 +28,17 @@ class OutputPathError(ValueError):
     """A relative output path that would land outside the output directory."""
 
 
+def _write_file(path: str, data: bytes) -> None:
+    """Create or truncate `path` with `data` (plain os calls: a build writes hundreds of files)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
 class OutputWriter:
     """Write files under `out_dir` by relative POSIX path; count what was written or skipped."""
 
@@ -40,6 +51,9 @@ class OutputWriter:
         self._seen: dict[str, str] = {}
         self._groups: dict[str, dict[str, object]] = {}
         self._recording: list[str] | None = None
+        #: relative folder -> its checked, resolved path (one realpath per folder, not per file)
+        self._dirs: dict[PurePosixPath, Path] = {}
+        self._made: set[Path] = set()
         if clean:
             self._clean()
         self._previous, self._previous_groups = self._load_manifest()
@@ -97,7 +111,16 @@ class OutputWriter:
             raise OutputPathError(f"output path escapes the output directory: {rel!r}")
         if pure.name == MANIFEST:
             raise OutputPathError(f"{MANIFEST} is reserved")
-        target = (self.out_dir / pure).resolve()
+        folder = self._dirs.get(pure.parent)
+        if folder is None:
+            folder = self._inside((self.out_dir / pure.parent).resolve(), rel)
+            self._dirs[pure.parent] = folder
+        target = folder / pure.name
+        if os.path.islink(target):  # a link in the output folder must not lead out of it
+            return self._inside(target.resolve(), rel)
+        return target
+
+    def _inside(self, target: Path, rel: str) -> Path:
         if target != self.out_dir and self.out_dir not in target.parents:
             raise OutputPathError(f"output path escapes the output directory: {rel!r}")
         return target
@@ -119,9 +142,12 @@ class OutputWriter:
             if unchanged:
                 self.skipped += 1
                 return False
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_bytes(data)
+        folder = target.parent
+        if folder not in self._made:
+            folder.mkdir(parents=True, exist_ok=True)
+            self._made.add(folder)
+        tmp = f"{folder}/.{target.name}.{os.getpid()}.{threading.get_ident()}.tmp"
+        _write_file(tmp, data)
         os.replace(tmp, target)
         with self._lock:
             self.written += 1
@@ -191,6 +217,8 @@ class OutputWriter:
                     parent.rmdir()
                     parent = parent.parent
         self._save_manifest(self._seen, self._groups)
+        self._dirs.clear()  # folders may have been removed above
+        self._made.clear()
         self._previous = dict(self._seen)
         self._previous_groups = dict(self._groups)
 

@@ -223,8 +223,8 @@ def test_generate_passes_the_hook(workspace: Path, monkeypatch) -> None:  # type
 
     seen: dict[str, object] = {}
 
-    def fake_make(src: Path, out: Path, *, rebuild: object) -> object:
-        seen.update(src=src, out=out, rebuild=rebuild)
+    def fake_make(src: Path, out: Path, *, rebuild: object, **options: object) -> object:
+        seen.update(src=src, out=out, rebuild=rebuild, make_options=options)
         return lambda record, boards: None
 
     monkeypatch.setattr(hook_module, "make_on_regenerate", fake_make)

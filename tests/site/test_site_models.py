@@ -162,6 +162,15 @@ def test_markdown_escapes_raw_html_unless_allowed() -> None:
     assert "<script>alert(1)</script>" in render_markdown(text, allow_html=True)
 
 
+def test_markdown_headings_in_prose_get_unique_ids_and_tables_still_render() -> None:
+    html = render_markdown("### Usage\n\ntext\n\n### Usage\n\n| a | b |\n| - | - |\n| 1 | ~~2~~ |\n")
+    assert '<h3 id="h-usage">Usage</h3>' in html and '<h3 id="h-usage-2">Usage</h3>' in html
+    assert "<table>" in html and "<s>2</s>" in html
+    # a DESIGN.md whose sections use ### headings builds (search links point at those ids)
+    site = build_site_model(lint_text(MINIMAL.replace("## Colors\n", "## Colors\n\n### Brand\n\nThe core hues.\n", 1)))
+    assert 'id="h-brand"' in site.page("colors").prose_html
+
+
 def test_downloads_use_the_exporters_and_explain_failures() -> None:
     site = build_site_model(lint_text(MINIMAL))
     page = site.page("downloads")

@@ -28,10 +28,15 @@ def _walk(command: click.Command, path: list[str]) -> list[tuple[list[str], clic
 
 
 def _help(path: list[str], command: click.Command) -> str:
+    """`--help` text as the user sees it (make_context applies each command's context_settings)."""
     parent: click.Context | None = None
     for depth in range(len(path) - 1):
-        parent = click.Context(cli if depth == 0 else command, info_name=path[depth], parent=parent)
-    ctx = click.Context(command, info_name=path[-1], parent=parent, terminal_width=100, max_content_width=100)
+        owner = cli if depth == 0 else parent.command.get_command(parent, path[depth])  # type: ignore[union-attr]
+        assert owner is not None
+        parent = owner.make_context(path[depth], [], parent=parent, resilient_parsing=True)
+    ctx = command.make_context(
+        path[-1], [], parent=parent, resilient_parsing=True, terminal_width=100, max_content_width=100
+    )
     return command.get_help(ctx)
 
 

@@ -20,7 +20,8 @@ def _workspace(src: str | None, out: str | None, *, must_exist: bool = True) -> 
         raise click.ClickException(str(exc)) from None
 
 
-def _generate_hook(ws: Any) -> Any:
+def _generate_hook(ws: Any, *, model: str | None = None, count: int | None = None, base_url: str | None = None,
+                   api_key_env: str = "OPENAI_API_KEY") -> Any:
     """The on_regenerate hook from the generation workstream (imported only with --generate)."""
     try:
         from pinup.generate.client import resolve_key
@@ -33,11 +34,18 @@ def _generate_hook(ws: Any) -> Any:
     from pinup.serve.workspace import build
 
     try:
-        resolve_key()
+        resolve_key(api_key_env)
     except Exception as exc:  # MissingKeyError: say it now, not on the first regenerate
         click.echo(f"Error: --generate: {getattr(exc, 'message', exc)}", err=True)
         sys.exit(2)
-    return make_on_regenerate(ws.src, ws.out, rebuild=lambda: build(ws))
+    extra: dict[str, Any] = {"api_key_env": api_key_env}
+    if model:
+        extra["model"] = model
+    if count:
+        extra["count"] = count
+    if base_url:
+        extra["base_url"] = base_url
+    return make_on_regenerate(ws.src, ws.out, rebuild=lambda: build(ws), **extra)
 
 
 @click.command()
@@ -52,8 +60,14 @@ def _generate_hook(ws: Any) -> Any:
 @click.option("--exit-on-submit", is_flag=True, help="Agent mode: exit 0 after the final submit.")
 @click.option("--generate", is_flag=True, help="Run the next round with `pinup generate` when a reviewer asks.")
 @click.option("--rebuild", is_flag=True, help="Build even when the site looks up to date.")
+@click.option("--model", help="With --generate: the model (default: $PINUP_GENERATE_MODEL or pinup generate's).")
+@click.option("--count", type=click.IntRange(1, 26), help="With --generate: variants per round (default 3).")
+@click.option("--base-url", help="With --generate: an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL).")
+@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
+              help="With --generate: the environment variable that holds the API key.")
 def serve(src: str | None, board: str | None, port: int, host: str, out: str | None, no_open: bool,
-          timeout: float, exit_on_submit: bool, generate: bool, rebuild: bool) -> None:
+          timeout: float, exit_on_submit: bool, generate: bool, rebuild: bool, model: str | None,
+          count: int | None, base_url: str | None, api_key_env: str) -> None:
     """Build (if needed) and serve the site and its review boards, collecting feedback.
 
     SRC is a workspace folder (DESIGN.md + boards/); with none, the bundled example.
@@ -71,7 +85,8 @@ def serve(src: str | None, board: str | None, port: int, host: str, out: str | N
             f"pinup serve (pid {running.pid}) is already serving {ws.out} at {running.url}; "
             "stop it first, or use --out for another site folder"
         )
-    on_regenerate = _generate_hook(ws) if generate else None
+    on_regenerate = (_generate_hook(ws, model=model, count=count, base_url=base_url, api_key_env=api_key_env)
+                     if generate else None)
     if rebuild or needs_build(ws):
         click.echo(f"SERVE_BUILDING: {ws.src} -> {ws.out}", err=True)
         try:

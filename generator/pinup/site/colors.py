@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from pinup.site.anchors import token_anchor
-from pinup.site.markdown import markdown_parser
+from pinup.site.markdown import parser_for
 from pinup.site.models import ColorMode, ColorsPage, ContrastCell, ContrastMatrix, Swatch
 from pinup.site.sources import Sources
 from pinup.theme import best_on, contrast
@@ -61,7 +61,7 @@ def _rgb_text(color: Color) -> str:
 def _prose_items(markdown: str, tokens: list[Any] | None = None) -> list[tuple[str, str, list[str]]]:
     """(label, plain text, code spans) for each list item or paragraph of the Colors prose."""
     if tokens is None:
-        tokens = markdown_parser(False).parse(markdown)
+        tokens = parser_for(markdown).parse(markdown)
     items: list[tuple[str, str, list[str]]] = []
     for tok in tokens:
         if tok.type != "inline" or not tok.children:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pinup.site.anchors import token_anchor
 from pinup.site.css import css_text, safe_value, style_attr, typography_declarations
 from pinup.site.models import ComponentGroup, ComponentsPage, ComponentVariant, PropRow
 from pinup.site.sources import Sources
 from pinup.theme import build_theme
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pinup.theme import Theme
 
 _ELEMENTS: list[tuple[tuple[str, ...], str]] = [
     (("button", "btn", "cta", "fab"), "button"),
@@ -109,9 +112,10 @@ def _declarations(props: dict[str, Any], element: str) -> list[tuple[str, str]]:
     return decl
 
 
-def build_components(src: Sources) -> ComponentsPage:
+def build_components(src: Sources, theme: Theme | None = None) -> ComponentsPage:
+    """`theme` is the site's theme when the caller already built it (it is only read here)."""
     design = src.design
-    theme = build_theme(design)
+    theme = theme or build_theme(design)
     light_stage = "#{:02x}{:02x}{:02x}".format(*theme.light.bg)
     dark_stage = "#{:02x}{:02x}{:02x}".format(*theme.dark.bg)
     names = list(design.components)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from pinup.site.markdown import markdown_parser
+from pinup.site.markdown import markdown_parser, parser_for
 from pinup.site.models import GuidancePage
 from pinup.site.sources import Sources
 
@@ -20,14 +21,17 @@ def _mode_of(text: str) -> str | None:
     return None
 
 
-def split_guidance(markdown: str, *, allow_html: bool = False) -> tuple[list[str], list[str], list[str]]:
+def split_guidance(markdown: str, *, allow_html: bool = False,
+                   tokens: list[Any] | None = None) -> tuple[list[str], list[str], list[str]]:
     """(dos, donts, other) as inline HTML.
 
     Handles the usual shapes: "Do:"/"Don't:" paragraphs or `###` headings before
     lists, and list items that start with "Do" / "Don't" / "Avoid" / "Never".
+    `tokens` are the already parsed `markdown`, when the caller has them.
     """
     md = markdown_parser(allow_html)
-    tokens = md.parse(markdown)
+    if tokens is None:
+        tokens = parser_for(markdown, allow_html).parse(markdown)
     dos: list[str] = []
     donts: list[str] = []
     other: list[str] = []
@@ -59,7 +63,7 @@ def split_guidance(markdown: str, *, allow_html: bool = False) -> tuple[list[str
 
 def build_guidance(src: Sources) -> GuidancePage:
     markdown = src.section_markdown("Do's and Don'ts")
-    dos, donts, other = split_guidance(markdown, allow_html=src.allow_html)
+    dos, donts, other = split_guidance(markdown, allow_html=src.allow_html, tokens=src.cache.tokens(markdown))
     notes_html = "".join(f"<p>{h}</p>" for h in other)
     return GuidancePage(
         slug="guidelines",

@@ -33,7 +33,7 @@ def build_site_model(report: LintReport, *, allow_html: bool = False, fonts: str
         build_layout(src),
         build_elevation(src),
         build_shapes(src),
-        build_components(src),
+        build_components(src, theme),
         build_guidance(src),
     ]
     extras = build_extras(src)

@@ -95,6 +95,12 @@ def static_asset(name: str, templates: str | None = None) -> bytes:
         override = Path(templates) / "assets" / name
         if override.is_file():
             return override.read_bytes()
+    return _packaged_asset(name, (STATIC_DIR / name).stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=16)
+def _packaged_asset(name: str, mtime_ns: int) -> bytes:
+    """Read once per process (a gallery writes the same assets for every brand), again if edited."""
     return (STATIC_DIR / name).read_bytes()
 
 

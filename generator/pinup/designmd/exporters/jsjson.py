@@ -15,6 +15,10 @@ from pinup.designmd.jsnum import js_number
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _INDEX = re.compile(r"(0|[1-9][0-9]*)")
+_DIGITS = frozenset("0123456789")
+#: `json.dumps(s, ensure_ascii=False)` without building an encoder per call (the C version when available)
+_encode_string = json.encoder.encode_basestring
+_MAX_SAFE = 2**53
 
 
 def _is_index(key: str) -> bool:
@@ -24,29 +28,41 @@ def _is_index(key: str) -> bool:
 
 def js_items(mapping: dict[str, Any]) -> list[tuple[str, Any]]:
     """A plain JS object's key order: integer-like keys ascending, then the rest in insertion order."""
+    for key in mapping:  # fast path: no key starts with a digit, so none is an index
+        text = key if type(key) is str else str(key)
+        if text[:1] in _DIGITS:
+            break
+    else:
+        return list(mapping.items())
     index = sorted(((k, v) for k, v in mapping.items() if _is_index(str(k))), key=lambda kv: int(kv[0]))
     return index + [(k, v) for k, v in mapping.items() if not _is_index(str(k))]
 
 
 def _string(value: str) -> str:
-    text = json.dumps(value, ensure_ascii=False)
+    text = _encode_string(value)
+    if text.isascii():
+        return text
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _number(value: float | int) -> str:
+    if type(value) is int and -_MAX_SAFE < value < _MAX_SAFE:
+        return str(value)
+    if type(value) is float:
+        magnitude = abs(value)
+        if value.is_integer():
+            if magnitude < _MAX_SAFE:
+                return str(int(value))  # 16.0 -> "16", -0.0 -> "0"
+        elif 1e-4 <= magnitude < 1e16:
+            return repr(value)  # Python and JavaScript both print the shortest digits, unexponented here
     if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
         return "null"
     return js_number(value)
 
 
 def _write(value: Any, indent: str, out: list[str]) -> None:
-    if value is None:
-        out.append("null")
-    elif isinstance(value, bool):
-        out.append("true" if value else "false")
-    elif isinstance(value, (int, float)):
-        out.append(_number(value))
-    elif isinstance(value, str):
+    # most frequent types first; bool before int (bool is an int)
+    if isinstance(value, str):
         out.append(_string(value))
     elif isinstance(value, dict):
         if not value:
@@ -54,20 +70,32 @@ def _write(value: Any, indent: str, out: list[str]) -> None:
             return
         inner = indent + "  "
         out.append("{\n")
-        for i, (key, item) in enumerate(js_items(value)):
-            if i:
+        first = True
+        for key, item in js_items(value):
+            if first:
+                first = False
+            else:
                 out.append(",\n")
-            out.append(f"{inner}{_string(str(key))}: ")
+            out.append(f"{inner}{_string(key if type(key) is str else str(key))}: ")
             _write(item, inner, out)
         out.append(f"\n{indent}}}")
+    elif value is None:
+        out.append("null")
+    elif isinstance(value, bool):
+        out.append("true" if value else "false")
+    elif isinstance(value, (int, float)):
+        out.append(_number(value))
     elif isinstance(value, (list, tuple)):
         if not value:
             out.append("[]")
             return
         inner = indent + "  "
         out.append("[\n")
-        for i, item in enumerate(value):
-            if i:
+        first = True
+        for item in value:
+            if first:
+                first = False
+            else:
                 out.append(",\n")
             out.append(inner)
             _write(item, inner, out)
