@@ -201,7 +201,10 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
                 meta["pages"] = result.pages
         boards = _optional("pinup.boards.build")
         if boards is not None and (workspace / "boards").is_dir():
-            result.boards = boards.build_boards(workspace, options.out, report.design, options, writer)
+            try:
+                result.boards = boards.build_boards(workspace, options.out, report.design, options, writer)
+            except boards.BoardError as exc:  # a bad board.yaml: one clear "path:line: message" line
+                raise BuildError(str(exc)) from None
         elif boards is None:
             result.skipped_steps.append("boards (pinup.boards.build not installed)")
         hosted = _optional("pinup.hosted.results")

@@ -193,3 +193,17 @@ def test_full_build_cli_includes_boards(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert (out / "boards/trail-home/index.html").is_file()
     assert (out / "boards/index.html").is_file()
+
+
+def test_bad_board_via_pinup_build_is_one_clear_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    src = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, src, ignore=shutil.ignore_patterns(".pinup"))
+    (src / "boards/trail-home/board.yaml").write_text("title: x\nvariants:\n  - id: A\n    file: a.gif\n")
+    proc = subprocess.run([sys.executable, "-m", "pinup", "build", str(src), "--out", str(tmp_path / "site")],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr
+    assert "board.yaml:4: variants.0.file: file type .gif is not supported" in proc.stderr
