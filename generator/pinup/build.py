@@ -127,8 +127,12 @@ def site_fingerprint(design_bytes: bytes, *, allow_html: bool, fonts: str, templ
 
 
 def write_site(report: LintReport, writer: OutputWriter, *, allow_html: bool = False, fonts: str = "system",
-               templates: Path | None = None, progress: Progress | None = None) -> SiteModel:
-    """Render every page, the assets, the search index and the downloads into `writer`."""
+               templates: Path | None = None, progress: Progress | None = None,
+               has_boards: bool = False) -> SiteModel:
+    """Render every page, the assets, the search index and the downloads into `writer`.
+
+    `has_boards` adds a "Review boards" link to the navigation (the boards are built next).
+    """
     from pinup.site.pages import build_site_model
     from pinup.site.render import STATIC_ASSETS, Links, render_page, static_asset
     from pinup.site.search import search_index_js
@@ -139,7 +143,8 @@ def write_site(report: LintReport, writer: OutputWriter, *, allow_html: bool = F
     links = Links()
     total = len(site.pages)
     for i, page in enumerate(site.pages, start=1):
-        writer.write_text(page.filename, render_page(site, page, links, templates=tpl))
+        extra = {"boards_href": "boards/index.html"} if has_boards else None
+        writer.write_text(page.filename, render_page(site, page, links, templates=tpl, extra=extra))
         if progress:
             progress(page.filename, i, total)
     writer.write_text("assets/theme.css", css_for_theme(site.extra["theme"]))
@@ -183,6 +188,9 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
     path = design_path(src)
     fingerprint = site_fingerprint(path.read_bytes(), allow_html=options.allow_html, fonts=options.fonts,
                                    templates=options.templates)
+    has_boards = any((workspace / "boards").glob("*/board.yaml"))
+    if has_boards:
+        fingerprint += "+boards"
     with writer:
         meta = writer.reuse("site", fingerprint)
         if meta is not None:
@@ -193,7 +201,7 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
             with writer.group("site", fingerprint) as meta:
                 try:
                     site = write_site(report, writer, allow_html=options.allow_html, fonts=options.fonts,
-                                      templates=options.templates, progress=progress)
+                                      templates=options.templates, progress=progress, has_boards=has_boards)
                 except TemplateError as exc:
                     where = f" ({exc.filename}:{exc.lineno})" if getattr(exc, "filename", None) else ""
                     raise BuildError(f"template error{where}: {exc.message or exc}") from exc

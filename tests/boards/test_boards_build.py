@@ -60,7 +60,7 @@ def test_outputs_and_manifests(built: Path) -> None:
         assert (built / "boards/trail-home" / rel).read_bytes() == (EXAMPLE / "boards/trail-home" / rel).read_bytes()
     assert (built / "boards/sighting-badge/variants/c-lichen-tag.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     index = soup(built / "boards" / "index.html")
-    links = [a["href"] for a in index.select(".board-list a")]
+    links = [a["href"] for a in index.select(".board-list h2 a")]
     assert links == ["sighting-badge/index.html", "trail-home/index.html"]
 
 

@@ -186,7 +186,8 @@ def render_index(boards: list[Board], design: Any, options: Any) -> str:
         for b in boards
     ]
     page = BoardsIndexPage(
-        boards=summaries, theme_css=_theme(design), board_css=_static("board.css"), site_name=_site_name(design)
+        boards=summaries, theme_css=_theme(design), board_css=_static("board.css"), site_name=_site_name(design),
+        show_results=not getattr(options, "api_url", None),
     )
     return _env(options).get_template("index.html.j2").render(page=page)
 

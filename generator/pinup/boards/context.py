@@ -81,3 +81,5 @@ class BoardsIndexPage:
     theme_css: str
     board_css: str
     site_name: str
+    #: link each board's results page (local builds only: hosted results hold reviewer text and are not published)
+    show_results: bool = False
