@@ -1,4 +1,4 @@
-"""Fixtures shared by every test package: paths, free ports, a real Chromium."""
+"""Fixtures shared by every test package: paths, free ports, a real Chromium, a moto S3 server."""
 
 from __future__ import annotations
 
@@ -74,3 +74,18 @@ def page(browser: object) -> Iterator[object]:
     pg = context.new_page()
     yield pg
     context.close()
+
+
+@pytest.fixture(scope="session")
+def moto_endpoint() -> Iterator[str]:
+    """moto's server mode (ThreadedMotoServer) on a free loopback port: boto3 talks real HTTP to it.
+
+    One per session, shared by tests/hosted and tests/lambda; each test makes its own bucket.
+    """
+    from moto.server import ThreadedMotoServer
+
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    yield f"http://{host}:{port}"
+    server.stop()

@@ -356,23 +356,30 @@ async def test_hosted_many_reviewers_one_board(make_client, store_dir):
     assert (await client.get("/api/progress?board=hero")).json()["status"] == "serving"
 
 
-async def test_hosted_claim_without_record_is_completed_on_retry(make_client, store_dir, monkeypatch):
+def flaky_file_store(failures: int) -> Any:
+    """A FileStore subclass whose first `failures` saves, counted across all its instances, raise StoreError."""
     from pinup_feedback.store.file import FileStore
 
-    settings = Settings(mode="hosted", store=str(store_dir), log_requests=False)
-    fails = {"n": 1}
+    left = {"n": failures}
 
     class Flaky(FileStore):
         def save(self, record: dict[str, Any]) -> str:
-            if fails["n"]:
-                fails["n"] -= 1
+            if left["n"]:
+                left["n"] -= 1
                 raise StoreError("disk hiccup")
             return super().save(record)
 
-    client = make_client(settings, store=Flaky(store_dir))
+    return Flaky
+
+
+async def test_hosted_claim_without_record_is_completed_on_retry(make_client, store_dir, monkeypatch):
+    settings = Settings(mode="hosted", store=str(store_dir), log_requests=False)
+    flaky = flaky_file_store(failures=1)
+
+    client = make_client(settings, store=flaky(store_dir))
     r1 = await client.post("/api/feedback", json=body())
     assert r1.status_code == 500 and stored(store_dir) == []
-    client2 = make_client(settings, store=Flaky(store_dir))
+    client2 = make_client(settings, store=flaky(store_dir))
     r2 = await client2.post("/api/feedback", json=body())
     assert r2.status_code == 200
     r3 = await client2.post("/api/feedback", json=body())
@@ -513,24 +520,15 @@ async def test_openapi_lists_exactly_the_app_routes(make_client, local_settings,
 
 
 async def test_hosted_changed_body_after_an_unacknowledged_failure_is_stored(make_client, store_dir):
-    from pinup_feedback.store.file import FileStore
-
     settings = Settings(mode="hosted", store=str(store_dir), log_requests=False)
-    fails = {"n": 1}
+    flaky = flaky_file_store(failures=1)
 
-    class Flaky(FileStore):
-        def save(self, record: dict[str, Any]) -> str:
-            if fails["n"]:
-                fails["n"] -= 1
-                raise StoreError("disk hiccup")
-            return super().save(record)
-
-    client = make_client(settings, store=Flaky(store_dir))
+    client = make_client(settings, store=flaky(store_dir))
     assert (await client.post("/api/feedback", json=body(overall="first try"))).status_code == 500
-    second = make_client(settings, store=Flaky(store_dir))
+    second = make_client(settings, store=flaky(store_dir))
     r = await second.post("/api/feedback", json=body(overall="edited after the error"))
     assert r.status_code == 200  # nothing was acknowledged before, so the edit is not a double submit
-    third = make_client(settings, store=Flaky(store_dir))
+    third = make_client(settings, store=flaky(store_dir))
     assert (await third.post("/api/feedback", json=body(overall="edited after the error"))).json() == r.json()
     assert (await third.post("/api/feedback", json=body(overall="first try"))).status_code == 409
     assert [rec["overall"] for rec in stored(store_dir)] == ["edited after the error"]

@@ -1,9 +1,8 @@
-"""Fixtures for the hosted tests: one moto S3 server over real HTTP on 127.0.0.1, fresh buckets."""
+"""Fixtures for the hosted tests: fake AWS credentials, fresh buckets on the shared moto S3 server (tests/conftest.py)."""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,18 +14,6 @@ FAKE_ENV = {
     "AWS_DEFAULT_REGION": "us-east-1",
     "AWS_REGION": "us-east-1",
 }
-
-
-@pytest.fixture(scope="session")
-def moto_endpoint() -> Iterator[str]:
-    """moto's server mode (ThreadedMotoServer) on a free loopback port: boto3 talks real HTTP to it."""
-    from moto.server import ThreadedMotoServer
-
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    yield f"http://{host}:{port}"
-    server.stop()
 
 
 @pytest.fixture()

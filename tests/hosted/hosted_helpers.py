@@ -10,8 +10,10 @@ import threading
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 from urllib.parse import urlsplit
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 class LambdaContext:
@@ -103,7 +105,29 @@ def response_body(response: dict[str, Any]) -> bytes:
     return base64.b64decode(raw) if response.get("isBase64Encoded") else raw.encode()
 
 
-class FakeHttpApi:
+class LoopbackServer:
+    """A threaded HTTP server on an OS-picked 127.0.0.1 port; subclasses pass their request handler."""
+
+    def __init__(self, handler: type[BaseHTTPRequestHandler]) -> None:
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> Self:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=10)
+
+
+class FakeHttpApi(LoopbackServer):
     """A stand-in for the deployed HTTP API on 127.0.0.1: CORS exactly as infra/template.yaml configures
     it (preflight answered by the gateway, Access-Control-Allow-Origin added for allowed origins), then
     every other request turned into a payload-v2 event for the Lambda handler, one at a time."""
@@ -163,22 +187,26 @@ class FakeHttpApi:
             do_GET = _invoke  # noqa: N815
             do_POST = _invoke  # noqa: N815
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        super().__init__(Handler)
 
-    @property
-    def url(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
 
-    def start(self) -> FakeHttpApi:
-        self.thread.start()
-        return self
+def build_example(tmp_path: Path, aws_env: dict[str, str], *, secret: str, api_url: str) -> tuple[Path, Path, dict[str, str]]:
+    """Copy the bundled example workspace to `tmp_path/ws` and `pinup build --api-url` it into `tmp_path/site`.
 
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=10)
+    Returns (workspace, site, env): env is the CLI's environment, free of the shell's PINUP_ and AWS_
+    variables apart from the fake credentials and the board secret.
+    """
+    import os
+    import shutil
+
+    workspace = tmp_path / "ws"
+    shutil.copytree(REPO_ROOT / "site_src", workspace, ignore=shutil.ignore_patterns(".pinup", "__pycache__"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PINUP_", "AWS_"))}
+    env.update(aws_env)
+    env["PINUP_BOARD_SECRET"] = secret
+    site = tmp_path / "site"
+    run_pinup("build", str(workspace), "--out", str(site), "--api-url", api_url, env=env, cwd=tmp_path)
+    return workspace, site, env
 
 
 def run_pinup(*args: str, env: dict[str, str], cwd: Path, ok: bool = True) -> Any:
@@ -193,7 +221,7 @@ def run_pinup(*args: str, env: dict[str, str], cwd: Path, ok: bool = True) -> An
     return result
 
 
-class FakeCloudFront:
+class FakeCloudFront(LoopbackServer):
     """A stand-in for the boards distribution on 127.0.0.1: signed reads from the private bucket (as OAC
     does), the directory-index rewrite of the template's CloudFront Function, and the object's own
     Content-Type and Cache-Control passed through to the browser."""
@@ -233,19 +261,4 @@ class FakeCloudFront:
                 self.end_headers()
                 self.wfile.write(data)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def start(self) -> FakeCloudFront:
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=10)
+        super().__init__(Handler)

@@ -8,7 +8,6 @@ and invokes the Lambda handler. Several reviewers (separate browser contexts) en
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import uuid
 from collections.abc import Iterator
@@ -17,11 +16,10 @@ from typing import Any
 
 import pytest
 
-from hosted_helpers import FakeCloudFront, FakeHttpApi, fresh_handler_module, run_pinup
+from hosted_helpers import FakeCloudFront, FakeHttpApi, build_example, fresh_handler_module, run_pinup
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 SECRET = "browser-board-secret-" + "7" * 32
 BOARD = "trail-home"
 
@@ -43,13 +41,7 @@ def deployed(tmp_path: Path, moto_endpoint: str, s3: Any, aws_env: dict[str, str
     monkeypatch.setenv("PINUP_ALLOWED_ORIGINS", boards_origin)
     api = FakeHttpApi(fresh_handler_module().handler, allow_origins=[boards_origin]).start()
 
-    workspace = tmp_path / "ws"
-    shutil.copytree(ROOT / "site_src", workspace, ignore=shutil.ignore_patterns(".pinup", "__pycache__"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PINUP_", "AWS_"))}
-    env.update(aws_env)
-    env["PINUP_BOARD_SECRET"] = SECRET
-    site = tmp_path / "site"
-    run_pinup("build", str(workspace), "--out", str(site), "--api-url", api.url, env=env, cwd=tmp_path)
+    workspace, site, env = build_example(tmp_path, aws_env, secret=SECRET, api_url=api.url)
     published = run_pinup("publish", str(site), "--bucket", boards_bucket, "--store", store,
                           "--endpoint-url", moto_endpoint, "--public-url", edge.url, env=env, cwd=tmp_path)
     board_url = f"{edge.url}/boards/{BOARD}/"

@@ -11,8 +11,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
-import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,9 +19,8 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
-from hosted_helpers import fresh_handler_module, invoke, response_body, run_pinup, v2_event
+from hosted_helpers import build_example, fresh_handler_module, invoke, response_body, run_pinup, v2_event
 
-ROOT = Path(__file__).resolve().parents[2]
 SECRET = "e2e-board-secret-" + "9" * 32
 API_URL = "https://api.example.test"
 ORIGIN = "https://boards.example.test"
@@ -40,13 +37,7 @@ def hosted(tmp_path: Path, moto_endpoint: str, s3: Any, aws_env: dict[str, str],
     s3.put_bucket_versioning(Bucket=feedback_bucket, VersioningConfiguration={"Status": "Enabled"})
     store = f"s3://{feedback_bucket}/team"
 
-    workspace = tmp_path / "ws"
-    shutil.copytree(ROOT / "site_src", workspace, ignore=shutil.ignore_patterns(".pinup", "__pycache__"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PINUP_", "AWS_"))}
-    env.update(aws_env)
-    env["PINUP_BOARD_SECRET"] = SECRET
-    site = tmp_path / "site"
-    run_pinup("build", str(workspace), "--out", str(site), "--api-url", API_URL, env=env, cwd=tmp_path)
+    workspace, site, env = build_example(tmp_path, aws_env, secret=SECRET, api_url=API_URL)
     published = run_pinup(
         "publish", str(site), "--bucket", boards_bucket, "--store", store, "--endpoint-url", moto_endpoint,
         "--public-url", "https://d123.cloudfront.test", env=env, cwd=tmp_path,

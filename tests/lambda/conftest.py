@@ -1,4 +1,4 @@
-"""Fixtures for the hosted tests: fake AWS credentials, a moto S3 server on 127.0.0.1, a bucket."""
+"""Fixtures for the Lambda tests: fake AWS credentials and a fresh bucket on the shared moto S3 server."""
 
 from __future__ import annotations
 
@@ -27,26 +27,14 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture(scope="session")
-def moto_server() -> Iterator[str]:
-    """moto in server mode: real HTTP on 127.0.0.1, an OS-picked port."""
-    from moto.server import ThreadedMotoServer
-
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    yield f"http://{host}:{port}"
-    server.stop()
-
-
 @pytest.fixture()
-def s3_server(moto_server: str, aws_env: None) -> Iterator[tuple[str, Any]]:
-    """A fresh bucket on the moto server and a plain boto3 client to look inside it."""
+def s3_server(moto_endpoint: str, aws_env: None) -> Iterator[tuple[str, Any]]:
+    """A fresh bucket on the moto server (tests/conftest.py) and a plain boto3 client to look inside it."""
     import boto3
 
-    client = boto3.client("s3", endpoint_url=moto_server, region_name="us-east-1")
+    client = boto3.client("s3", endpoint_url=moto_endpoint, region_name="us-east-1")
     client.create_bucket(Bucket=BUCKET)
-    yield moto_server, client
+    yield moto_endpoint, client
     for page in client.get_paginator("list_object_versions").paginate(Bucket=BUCKET):
         for obj in page.get("Versions", []) + page.get("DeleteMarkers", []):
             client.delete_object(Bucket=BUCKET, Key=obj["Key"], VersionId=obj["VersionId"])

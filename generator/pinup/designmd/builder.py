@@ -17,6 +17,7 @@ from typing import Any
 from pinup.designmd.colors import CssColor, parse_css_color
 from pinup.designmd.dimensions import STANDARD_UNITS, Dim, is_reference, parse_dimension, parse_unitless
 from pinup.designmd.parser import Heading, ParsedDocument
+from pinup.designmd.report import reference_finding
 from pinup.designmd.sections import (
     MAX_REFERENCE_DEPTH,
     MAX_TOKEN_NESTING_DEPTH,
@@ -45,13 +46,7 @@ class RawFinding:
         self.line = line
 
     def reference_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"severity": self.severity}
-        if self.path is not None:
-            out["path"] = self.path
-        out["message"] = self.message
-        if self.rule is not None:
-            out["rule"] = self.rule
-        return out
+        return reference_finding(self.severity, self.path, self.message, self.rule)
 
     def __repr__(self) -> str:
         return f"RawFinding({self.severity!r}, {self.path!r}, {self.message!r}, {self.rule!r}, line={self.line})"

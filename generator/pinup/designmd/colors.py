@@ -168,7 +168,12 @@ _FUNC = re.compile(r"^([a-z-]{3,15})\((.*)\)\Z", re.IGNORECASE)
 _JS_WS_CHARS = set(_JS_SPACE)
 
 
-def _split_list(text: str) -> list[str]:
+def _split_top_level(text: str, *, on_space: bool) -> list[str]:
+    """Split on top-level commas (and whitespace when `on_space`), ignoring nested parentheses.
+
+    With `on_space` empty items are dropped; comma-only lists keep them (bar a trailing one),
+    so a caller counting items sees `a,,b` as three.
+    """
     results: list[str] = []
     current = ""
     depth = 0
@@ -179,31 +184,11 @@ def _split_list(text: str) -> list[str]:
         elif char == ")":
             depth -= 1
             current += char
-        elif depth == 0 and (char == "," or char in _JS_WS_CHARS):
-            if current.strip(_JS_SPACE):
-                results.append(current.strip(_JS_SPACE))
+        elif depth == 0 and (char == "," or (on_space and char in _JS_WS_CHARS)):
+            piece = current.strip(_JS_SPACE)
+            if piece or not on_space:
+                results.append(piece)
                 current = ""
-        else:
-            current += char
-    if current.strip(_JS_SPACE):
-        results.append(current.strip(_JS_SPACE))
-    return results
-
-
-def _split_comma(text: str) -> list[str]:
-    results: list[str] = []
-    current = ""
-    depth = 0
-    for char in text:
-        if char == "(":
-            depth += 1
-            current += char
-        elif char == ")":
-            depth -= 1
-            current += char
-        elif depth == 0 and char == ",":
-            results.append(current.strip(_JS_SPACE))
-            current = ""
         else:
             current += char
     if current.strip(_JS_SPACE):
@@ -228,7 +213,7 @@ def _tokenize(text: str) -> tuple[str, list[str]] | None:
             coords = inner[:index].strip(_JS_SPACE)
             alpha = inner[index + 1 :].strip(_JS_SPACE)
             break
-    args = _split_list(coords)
+    args = _split_top_level(coords, on_space=True)
     if alpha is not None:
         args.append(alpha)
     return name, args
@@ -398,7 +383,7 @@ def _round_inf(x: float) -> int:
 
 
 def _with_weight(part: str) -> tuple[str, float | None] | None:
-    pieces = _split_list(part.strip(_JS_SPACE))
+    pieces = _split_top_level(part.strip(_JS_SPACE), on_space=True)
     if not pieces or len(pieces) > 2:
         return None
     if len(pieces) == 1:
@@ -412,7 +397,7 @@ def _with_weight(part: str) -> tuple[str, float | None] | None:
 
 
 def _color_mix(clean: str, depth: int) -> CssColor | None:
-    parts = _split_comma(clean[10:-1])
+    parts = _split_top_level(clean[10:-1], on_space=False)
     if len(parts) != 3:
         return None
     space = parts[0].strip(_JS_SPACE).split()

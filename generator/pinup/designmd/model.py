@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pinup.designmd.report import reference_finding
+
 
 class Color(BaseModel):
     """A colour converted to 8-bit sRGB, as the reference computes it."""
@@ -133,13 +135,7 @@ class Finding(BaseModel):
 
     def reference_dict(self) -> dict[str, Any]:
         """Keys in the reference's order, absent values omitted, no `line`."""
-        out: dict[str, Any] = {"severity": self.severity}
-        if self.path is not None:
-            out["path"] = self.path
-        out["message"] = self.message
-        if self.rule is not None:
-            out["rule"] = self.rule
-        return out
+        return reference_finding(self.severity, self.path, self.message, self.rule)
 
 
 class Summary(BaseModel):

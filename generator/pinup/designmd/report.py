@@ -18,6 +18,17 @@ class _FindingLike(Protocol):
     def reference_dict(self) -> dict[str, Any]: ...
 
 
+def reference_finding(severity: str, path: str | None, message: str, rule: str | None) -> dict[str, Any]:
+    """A finding as the reference serialises it: its key order, absent values omitted, no `line`."""
+    out: dict[str, Any] = {"severity": severity}
+    if path is not None:
+        out["path"] = path
+    out["message"] = message
+    if rule is not None:
+        out["rule"] = rule
+    return out
+
+
 _PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 _LONE = re.compile("[\ud800-\udfff]")
 
