@@ -46,7 +46,7 @@ FLOOR = """
 import jinja2
 import pinup.cli, pinup.cli.build, pinup.gallery, pinup.build
 from pinup.designmd.lint import lint_path
-from pinup.site.markdown import MarkdownCache
+from pinup.docsite.markdown import MarkdownCache
 for brand in pinup.gallery.list_brands():
     design = lint_path(brand.path).design
     cache = MarkdownCache()
@@ -88,10 +88,10 @@ def _table(rows: list[list[str]], head: list[str]) -> str:
 def markdown_pages(design_path: Path) -> dict[str, str]:
     """The site's pages as Markdown: the same prose and token data, as tables."""
     from pinup.designmd.lint import lint_path
-    from pinup.site.models import (ColorsPage, ComponentsPage, DownloadsPage, GuidancePage, LintPage,
+    from pinup.docsite.models import (ColorsPage, ComponentsPage, DownloadsPage, GuidancePage, LintPage,
                                    ScalePage, TypographyPage)
-    from pinup.site.pages import build_site_model
-    from pinup.site.sources import Sources
+    from pinup.docsite.pages import build_site_model
+    from pinup.docsite.sources import Sources
 
     report = lint_path(design_path)
     site = build_site_model(report)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import LintReport
     from pinup.output import OutputWriter
-    from pinup.site.models import SiteModel
+    from pinup.docsite.models import SiteModel
 
 Progress = Callable[[str, int, int], None]
 
@@ -103,7 +103,7 @@ def lint_design(path: Path) -> LintReport:
 
 PACKAGE = Path(__file__).resolve().parent
 #: what the site output depends on besides the DESIGN.md and the options
-_CODE = ("site", "templates/site", "static/site", "designmd", "theme.py", "build.py", "gallery.py")
+_CODE = ("docsite", "templates/docsite", "static/docsite", "designmd", "theme.py", "build.py", "gallery.py")
 
 
 @lru_cache(maxsize=4)
@@ -133,9 +133,9 @@ def write_site(report: LintReport, writer: OutputWriter, *, allow_html: bool = F
 
     `has_boards` adds a "Review boards" link to the navigation (the boards are built next).
     """
-    from pinup.site.pages import build_site_model
-    from pinup.site.render import STATIC_ASSETS, Links, render_page, static_asset
-    from pinup.site.search import search_index_js
+    from pinup.docsite.pages import build_site_model
+    from pinup.docsite.render import STATIC_ASSETS, Links, render_page, static_asset
+    from pinup.docsite.search import search_index_js
     from pinup.theme import css_for_theme
 
     site = build_site_model(report, allow_html=allow_html, fonts=fonts)

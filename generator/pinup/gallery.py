@@ -121,7 +121,7 @@ def write_gallery(writer, brands: list[Brand], *, fonts: str = "system",  # type
     index_key.update(code_fingerprint().encode())
     if writer.reuse("gallery-index", index_key.hexdigest()) is None:
         from pinup.designmd.model import DesignSystem
-        from pinup.site.render import STATIC_ASSETS, render_template, static_asset
+        from pinup.docsite.render import STATIC_ASSETS, render_template, static_asset
         from pinup.theme import theme_css
 
         with writer.group("gallery-index", index_key.hexdigest()):

@@ -89,7 +89,7 @@ class PinupPlugin(BasePlugin[PinupConfig]):
 
     def on_config(self, config: Any) -> Any:
         from pinup.designmd.lint import lint_path
-        from pinup.site.pages import build_site_model
+        from pinup.docsite.pages import build_site_model
 
         root = Path(config.config_file_path or ".").resolve().parent
         path = Path(self.config.design_md)
@@ -113,7 +113,7 @@ class PinupPlugin(BasePlugin[PinupConfig]):
         return config
 
     def on_files(self, files: Files, config: Any) -> Files:
-        from pinup.site.render import static_asset
+        from pinup.docsite.render import static_asset
         from pinup.theme import css_for_theme
 
         tpl = self.config.templates
@@ -159,7 +159,7 @@ class PinupPlugin(BasePlugin[PinupConfig]):
         model = self._pages.get(page.file.src_uri)
         if model is None:
             return html
-        from pinup.site.render import render_fragment
+        from pinup.docsite.render import render_fragment
 
         links = MkDocsLinks(page.url, self.folder, bool(config.use_directory_urls))
         body = render_fragment(self.site, model, links, templates=self.config.templates)

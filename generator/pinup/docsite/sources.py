@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pinup.site.markdown import MarkdownCache
+from pinup.docsite.markdown import MarkdownCache
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import DesignSystem, LintReport, Section

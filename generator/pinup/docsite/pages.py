@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pinup.site.colors import build_colors
-from pinup.site.components import build_components
-from pinup.site.downloads import build_downloads
-from pinup.site.extras import build_extras
-from pinup.site.guidance import build_guidance
-from pinup.site.lintpage import build_lint
-from pinup.site.models import SiteModel
-from pinup.site.overview import build_overview
-from pinup.site.scales import build_elevation, build_layout, build_shapes
-from pinup.site.search import build_search
-from pinup.site.sources import Sources
-from pinup.site.typography import build_typography
+from pinup.docsite.colors import build_colors
+from pinup.docsite.components import build_components
+from pinup.docsite.downloads import build_downloads
+from pinup.docsite.extras import build_extras
+from pinup.docsite.guidance import build_guidance
+from pinup.docsite.lintpage import build_lint
+from pinup.docsite.models import SiteModel
+from pinup.docsite.overview import build_overview
+from pinup.docsite.scales import build_elevation, build_layout, build_shapes
+from pinup.docsite.search import build_search
+from pinup.docsite.sources import Sources
+from pinup.docsite.typography import build_typography
 from pinup.theme import build_theme
 
 if TYPE_CHECKING:  # pragma: no cover

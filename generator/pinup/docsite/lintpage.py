@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pinup.site.anchors import lint_target
-from pinup.site.models import FindingRow, LintPage
-from pinup.site.sources import Sources
+from pinup.docsite.anchors import lint_target
+from pinup.docsite.models import FindingRow, LintPage
+from pinup.docsite.sources import Sources
 
 _ORDER = {"error": 0, "warning": 1, "info": 2}
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pinup.site.anchors import token_anchor
-from pinup.site.css import style_attr, typography_declarations
-from pinup.site.models import TypeLevel, TypographyPage
-from pinup.site.sources import Sources
+from pinup.docsite.anchors import token_anchor
+from pinup.docsite.css import style_attr, typography_declarations
+from pinup.docsite.models import TypeLevel, TypographyPage
+from pinup.docsite.sources import Sources
 
 
 def _props(level: object) -> list[tuple[str, str]]:

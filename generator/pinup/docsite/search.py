@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 
-from pinup.site.models import (
+from pinup.docsite.models import (
     ColorsPage,
     ComponentsPage,
     ExtrasPage,
@@ -17,8 +17,8 @@ from pinup.site.models import (
     SearchEntry,
     TypographyPage,
 )
-from pinup.site.sources import Sources
-from pinup.site.anchors import SECTION_PAGES, slugify
+from pinup.docsite.sources import Sources
+from pinup.docsite.anchors import SECTION_PAGES, slugify
 
 _WS = re.compile(r"\s+")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pinup.site.markdown import markdown_parser, parser_for
-from pinup.site.models import GuidancePage
-from pinup.site.sources import Sources
+from pinup.docsite.markdown import markdown_parser, parser_for
+from pinup.docsite.models import GuidancePage
+from pinup.docsite.sources import Sources
 
 _DONT = re.compile(r"^\s*(don['’]?t|do not|never|avoid)\b", re.I)
 _DO = re.compile(r"^\s*(do|always|prefer|use)\b", re.I)

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from pinup.designmd.lint import lint_text
-from pinup.site.anchors import lint_target, token_anchor
-from pinup.site.colors import color_roles, level
-from pinup.site.components import element_for, group_components
-from pinup.site.guidance import split_guidance
-from pinup.site.markdown import render_markdown
-from pinup.site.models import ColorsPage, ComponentsPage, DownloadsPage, ExtrasPage, LintPage, TypographyPage
-from pinup.site.pages import build_site_model
+from pinup.docsite.anchors import lint_target, token_anchor
+from pinup.docsite.colors import color_roles, level
+from pinup.docsite.components import element_for, group_components
+from pinup.docsite.guidance import split_guidance
+from pinup.docsite.markdown import render_markdown
+from pinup.docsite.models import ColorsPage, ComponentsPage, DownloadsPage, ExtrasPage, LintPage, TypographyPage
+from pinup.docsite.pages import build_site_model
 from pinup.theme import build_theme, contrast, font_stack, theme_css
 
 from site_helpers import MINIMAL

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from pinup.site.models import OverviewPage, Stat
-from pinup.site.sources import Sources
+from pinup.docsite.models import OverviewPage, Stat
+from pinup.docsite.sources import Sources
 from pinup.theme import Theme
 
 _H1 = re.compile(r"^\s*#\s+[^\n]*\n?")

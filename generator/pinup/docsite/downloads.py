@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pinup.site.models import Download, DownloadsPage
-from pinup.site.sources import Sources
+from pinup.docsite.models import Download, DownloadsPage
+from pinup.docsite.sources import Sources
 
 #: (format, file name, label, description)
 EXPORTS: list[tuple[str, str, str, str]] = [

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pinup.site.anchors import token_anchor
-from pinup.site.css import safe_value
-from pinup.site.models import ElevationPage, ScalePage, ScaleStep, ShadowSample
-from pinup.site.sources import Sources
+from pinup.docsite.anchors import token_anchor
+from pinup.docsite.css import safe_value
+from pinup.docsite.models import ElevationPage, ScalePage, ScaleStep, ShadowSample
+from pinup.docsite.sources import Sources
 
 _TO_PX = {"px": 1.0, "rem": 16.0, "em": 16.0}
 

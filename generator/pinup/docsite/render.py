@@ -1,7 +1,7 @@
 """Render page models with Jinja2: whole pages for the standalone site, fragments for MkDocs.
 
-Templates and static assets ship in the package (`pinup/templates/site`,
-`pinup/static/site`); a `--templates DIR` is searched first, so any template
+Templates and static assets ship in the package (`pinup/templates/docsite`,
+`pinup/static/docsite`); a `--templates DIR` is searched first, so any template
 (by name, e.g. `colors.html` or `_header.html`) or asset (`assets/site.css`) can
 be overridden. Autoescape is on: user text is always escaped; fields ending
 in `_html` are produced by markdown-it (raw HTML escaped unless allowed).
@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from jinja2 import Environment
 
-    from pinup.site.models import Page, SiteModel
+    from pinup.docsite.models import Page, SiteModel
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
-TEMPLATE_DIR = PACKAGE_DIR / "templates" / "site"
-STATIC_DIR = PACKAGE_DIR / "static" / "site"
+TEMPLATE_DIR = PACKAGE_DIR / "templates" / "docsite"
+STATIC_DIR = PACKAGE_DIR / "static" / "docsite"
 #: static files every site gets under assets/
 STATIC_ASSETS = ("site.css", "pinup.css", "site.js")
 
@@ -48,7 +48,7 @@ def environment(templates: str | None = None) -> Environment:
     """A cached Jinja2 environment (user templates first, then the packaged ones)."""
     from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
 
-    from pinup.site.cache import bytecode_cache
+    from pinup.docsite.cache import bytecode_cache
 
     loaders = []
     if templates:

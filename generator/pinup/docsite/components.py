@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pinup.site.anchors import token_anchor
-from pinup.site.css import css_text, safe_value, style_attr, typography_declarations
-from pinup.site.models import ComponentGroup, ComponentsPage, ComponentVariant, PropRow
-from pinup.site.sources import Sources
+from pinup.docsite.anchors import token_anchor
+from pinup.docsite.css import css_text, safe_value, style_attr, typography_declarations
+from pinup.docsite.models import ComponentGroup, ComponentsPage, ComponentVariant, PropRow
+from pinup.docsite.sources import Sources
 from pinup.theme import build_theme
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from pinup.site.anchors import token_anchor
-from pinup.site.markdown import parser_for
-from pinup.site.models import ColorMode, ColorsPage, ContrastCell, ContrastMatrix, Swatch
-from pinup.site.sources import Sources
+from pinup.docsite.anchors import token_anchor
+from pinup.docsite.markdown import parser_for
+from pinup.docsite.models import ColorMode, ColorsPage, ContrastCell, ContrastMatrix, Swatch
+from pinup.docsite.sources import Sources
 from pinup.theme import best_on, contrast
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pinup.site.anchors import slugify
-from pinup.site.models import ExtrasPage, GenericGroup, GenericRow, GenericSection
-from pinup.site.sources import Sources
+from pinup.docsite.anchors import slugify
+from pinup.docsite.models import ExtrasPage, GenericGroup, GenericRow, GenericSection
+from pinup.docsite.sources import Sources
 
 
 def _flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:

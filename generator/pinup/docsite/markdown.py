@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from pinup.site.anchors import slugify
+from pinup.docsite.anchors import slugify
 
 if TYPE_CHECKING:  # pragma: no cover
     from markdown_it import MarkdownIt
