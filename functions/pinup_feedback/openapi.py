@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import __version__
-from .schema import FeedbackV1, FieldError, Manifest
+from .schema import FeedbackV1, FeedbackV2, FieldError, Manifest
 
 
 def _err(desc: str) -> dict[str, Any]:
@@ -20,7 +20,7 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
     """One document per mode: hosted has no /api/reload."""
     ref = "#/components/schemas/{model}"
     schemas: dict[str, Any] = {}
-    for model in (FeedbackV1, Manifest, FieldError):
+    for model in (FeedbackV1, FeedbackV2, Manifest, FieldError):
         schema = model.model_json_schema(ref_template=ref)
         schemas.update(schema.pop("$defs", {}))
         schemas[schema.get("title", model.__name__)] = schema
@@ -48,8 +48,9 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
         "/api/feedback": {"post": {
             "summary": "Submit feedback or ask for another round",
             "parameters": [token_h],
-            "requestBody": {"required": True, "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/Feedback"}}}},
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                "description": "schemaVersion 1 (Feedback) or 2 (FeedbackV2: adds pins, tweaks, reopen)",
+                "oneOf": [{"$ref": "#/components/schemas/Feedback"}, {"$ref": "#/components/schemas/FeedbackV2"}]}}}},
             "responses": {
                 "200": _json("Stored (or replayed for the same clientId and body)", "Ack"),
                 "400": _err("Invalid JSON, or not an object"),
