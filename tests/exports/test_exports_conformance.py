@@ -20,6 +20,7 @@ CASES = [
     ("css-vars", None),
     ("css-vars", "ds"),
 ]
+pytestmark = pytest.mark.node
 _DECL = re.compile(r"^\s*(--[^:]+):\s*(.*);\s*$")
 
 
