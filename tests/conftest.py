@@ -12,6 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import nodetools  # noqa: E402  (tests/ is not a package)
+from reference_oracle import ReferenceOracle  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("PINUP_CHROMIUM", "/usr/bin/chromium")
@@ -54,6 +55,14 @@ def node_bin() -> Path:
     except RuntimeError as exc:
         pytest.fail(str(exc))
     return path
+
+
+@pytest.fixture(scope="session")
+def reference(node_bin: Path) -> Iterator[ReferenceOracle]:
+    """The reference CLI as an oracle: `reference("lint", path)` -> RefRun, one node process a session."""
+    oracle = ReferenceOracle(node_bin / "design.md")
+    yield oracle
+    oracle.close()
 
 
 @pytest.fixture(scope="session")
