@@ -18,6 +18,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from . import __version__
 from .context import Context
 from .errors import ApiError
+from .item_routes import item_routes, number_soon
 from .ledger import Receipt, body_only, claim_name, fingerprint, guard_key
 from .logs import client_address, log_event
 from .openapi import build_openapi
@@ -203,6 +204,7 @@ async def read_stored(ctx: Context, record: dict[str, Any]) -> dict[str, Any]:
 def after_store(ctx: Context, record: dict[str, Any]) -> None:
     """Acknowledged (and agent copy written): board state, hooks. Failures here never lose the record."""
     board, kind = record["board"], record["kind"]
+    number_soon(ctx, record)
     if ctx.local:
         if kind == "regenerate":
             ctx.boards.set_status(board, "regenerating", message="another round was requested")
@@ -358,6 +360,7 @@ def api_routes(local: bool) -> list[BaseRoute]:
         Route("/progress", get_progress, methods=["GET"]),
         Route("/events", get_events, methods=["GET"]),
         Route("/openapi.json", openapi, methods=["GET"]),
+        *item_routes(),
     ]
     if local:
         api.append(Route("/reload", post_reload, methods=["POST"]))

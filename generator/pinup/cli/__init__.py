@@ -36,6 +36,9 @@ FEEDBACK_COMMANDS: dict[str, str] = {
     "show": "pinup.cli.feedback:show_feedback",
     "handoff": "pinup.cli.feedback:handoff",
     "pull": "pinup.cli.hosted:pull",
+    "items": "pinup.cli.feedback:items",
+    "claim": "pinup.cli.feedback:claim",
+    "resolve": "pinup.cli.feedback:resolve",
 }
 
 

@@ -1,4 +1,4 @@
-"""`pinup feedback list|show|handoff`: read the local feedback store as a table, JSON, or a hand-off."""
+"""`pinup feedback list|show|handoff|items|claim|resolve`: read the feedback and move its items along."""
 
 from __future__ import annotations
 
@@ -206,3 +206,157 @@ def handoff(board: str | None, record_id: str | None, fmt: str, src: str | None,
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         click.echo(handoff_markdown(data))
+
+
+# --- items: numbered, with a lifecycle ------------------------------------------------------
+_any_store_option = click.option(
+    "--store", metavar="DIR|s3://BUCKET/PREFIX",
+    help="Feedback store: a folder, or the hosted store s3://bucket/prefix (default: <workspace>/.pinup/feedback).")
+_endpoint_option = click.option("--endpoint-url", default=None, envvar="AWS_ENDPOINT_URL",
+                                help="S3-compatible endpoint for an s3:// store.")
+_board_option = click.option("--board", metavar="SLUG", help="Board (default: the only board with feedback).")
+_agent_option = click.option("--agent", metavar="NAME", envvar="PINUP_AGENT",
+                             help="Who makes the change, recorded with it (env PINUP_AGENT).")
+_json_option = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+
+EXIT_CONFLICT = 3
+
+
+class ItemRefused(click.ClickException):
+    """The item's state refuses the change (already claimed or resolved): exit code 3."""
+
+    exit_code = EXIT_CONFLICT
+
+
+def open_feedback(src: str | None, store: str | None, endpoint_url: str | None = None) -> tuple[Any, Any]:
+    """The workspace and its store: a folder (default <workspace>/.pinup/feedback) or s3://."""
+    from pinup.serve.workspace import resolve
+    from pinup_feedback.store import open_store
+
+    is_s3 = bool(store and store.startswith("s3://"))
+    try:
+        ws = resolve(src, store=None if is_s3 else store, must_exist=False)
+        return ws, open_store(store if is_s3 and store else ws.store, endpoint_url=endpoint_url)
+    except (FileNotFoundError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def pick_board(st: Any, board: str | None) -> str:
+    """The named board, or the only board with feedback in the store."""
+    from pinup_feedback.store.base import StoreError
+
+    if board:
+        return board
+    try:
+        boards = sorted({item.board for item in st.list()})
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    if len(boards) == 1:
+        return boards[0]
+    if not boards:
+        raise click.ClickException(f"no feedback yet in {st!r}")
+    raise click.ClickException(f"the store has feedback for {', '.join(boards)}: name one with --board")
+
+
+def run_lifecycle(action: Any) -> Any:
+    """Run a lifecycle call, turning its refusals into clear messages and exit codes."""
+    from pinup_feedback.lifecycle import ItemConflict, LifecycleError
+    from pinup_feedback.store.base import StoreError
+
+    try:
+        return action()
+    except ItemConflict as exc:
+        raise ItemRefused(str(exc)) from None
+    except (LifecycleError, StoreError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _item_line(item: Any) -> str:
+    where = f" on {item.spec.variant}" if item.spec.variant else ""
+    severity = f" [{item.spec.severity}]" if item.spec.severity else ""
+    return f"#{item.n} {item.status}: {item.spec.kind}{where}{severity}"
+
+
+@click.command("items")
+@_board_option
+@click.option("--status", type=click.Choice(["open", "in_progress", "resolved", "wont_fix", "needs_clarification"]),
+              help="Only items with this status.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@_src_option
+@_any_store_option
+@_endpoint_option
+def items(board: str | None, status: str | None, fmt: str, src: str | None, store: str | None,
+          endpoint_url: str | None) -> None:
+    """List a board's numbered items (pins, comments, overall, regenerate) with their status."""
+    from pinup_feedback.lifecycle import lifecycle_for
+
+    _, st = open_feedback(src, store, endpoint_url)
+    slug = pick_board(st, board)
+    found = run_lifecycle(lambda: lifecycle_for(st).items(slug, status))
+    if fmt == "json":
+        click.echo(json.dumps({"board": slug, "items": [i.public() for i in found]}, ensure_ascii=False, indent=2))
+        return
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=f"Items of {slug}" + (f" ({status})" if status else ""))
+    for column in ("#", "status", "kind", "variant", "severity", "text", "summary"):
+        table.add_column(column, overflow="fold")
+    for item in found:
+        table.add_row(str(item.n), item.status, item.spec.kind, item.spec.variant or "-", item.spec.severity or "-",
+                      escape(item.spec.text[:120]), escape((item.summary or "-")[:120]))
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=160)
+    console.print(table)
+    if not found:
+        click.echo("no items" + (f" with status {status}" if status else ""), err=True)
+
+
+def _report(item: Any, fmt: str, verb: str) -> None:
+    if fmt == "json":
+        click.echo(json.dumps({"board": item.board, **item.public()}, ensure_ascii=False, indent=2))
+    else:
+        click.echo(f"{verb} {_item_line(item)}")
+
+
+@click.command("claim")
+@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@_board_option
+@_agent_option
+@_json_option
+@_src_option
+@_any_store_option
+@_endpoint_option
+def claim(number: int, board: str | None, agent: str | None, fmt: str, src: str | None, store: str | None,
+          endpoint_url: str | None) -> None:
+    """Claim item N (open -> in_progress). Exit code 3 when it is already claimed or resolved."""
+    from pinup_feedback.lifecycle import lifecycle_for
+
+    _, st = open_feedback(src, store, endpoint_url)
+    slug = pick_board(st, board)
+    item = run_lifecycle(lambda: lifecycle_for(st).claim(slug, number, actor=agent))
+    _report(item, fmt, "claimed")
+
+
+@click.command("resolve")
+@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@click.option("--status", required=True, type=click.Choice(["resolved", "wont_fix", "needs_clarification"]),
+              help="The outcome.")
+@click.option("--summary", required=True, help="What was done, or why not, or the question for the reviewer.")
+@_board_option
+@_agent_option
+@_json_option
+@_src_option
+@_any_store_option
+@_endpoint_option
+def resolve(number: int, status: str, summary: str, board: str | None, agent: str | None, fmt: str,
+            src: str | None, store: str | None, endpoint_url: str | None) -> None:
+    """Close item N with an outcome and a summary. Exit code 3 when it is already resolved."""
+    from pinup_feedback.lifecycle import lifecycle_for
+
+    _, st = open_feedback(src, store, endpoint_url)
+    slug = pick_board(st, board)
+    item = run_lifecycle(lambda: lifecycle_for(st).resolve(slug, number, status, summary, actor=agent))
+    _report(item, fmt, "resolved" if status == "resolved" else "marked")
