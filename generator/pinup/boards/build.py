@@ -187,7 +187,7 @@ def render_index(boards: list[Board], design: Any, options: Any) -> str:
     ]
     page = BoardsIndexPage(
         boards=summaries, theme_css=_theme(design), board_css=_static("board.css"), site_name=_site_name(design),
-        show_results=not getattr(options, "api_url", None),
+        show_results=bool(getattr(options, "results", False)) and not getattr(options, "api_url", None),
     )
     return _env(options).get_template("index.html.j2").render(page=page)
 
