@@ -62,9 +62,11 @@ def _generate_hook(ws: Any, *, model: str | None = None, count: int | None = Non
 @click.option("--base-url", help="With --generate: an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL).")
 @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
               help="With --generate: the environment variable that holds the API key.")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST",
+              help="Also answer to this Host (NAME or NAME:PORT, repeatable); else only 127.0.0.1, localhost, [::1].")
 def serve(src: str | None, board: str | None, port: int, host: str, out: str | None, no_open: bool,
           timeout: float, exit_on_submit: bool, generate: bool, rebuild: bool, no_watch: bool, model: str | None,
-          count: int | None, base_url: str | None, api_key_env: str) -> None:
+          count: int | None, base_url: str | None, api_key_env: str, allow_hosts: tuple[str, ...]) -> None:
     """Build (if needed) and serve the site and its review boards, collecting feedback.
 
     SRC is a workspace folder (DESIGN.md + boards/); with none, the nearest workspace from here
@@ -73,10 +75,15 @@ def serve(src: str | None, board: str | None, port: int, host: str, out: str | N
     when it is free. Prints SERVE_STARTED/SERVE_BROWSER_* on stderr and each feedback as one JSON
     line on stdout.
     """
+    from pinup_feedback.limits import split_host
+
     from pinup.serve import servefile
     from pinup.serve.server import ServeOptions, ServeSession
     from pinup.serve.workspace import board_slugs, build, needs_build
 
+    for name in allow_hosts:
+        if name != "*" and split_host(name) is None:
+            raise click.BadParameter(f"{name!r} is not NAME or NAME:PORT", param_hint="--allow-host")
     ws = _workspace(src, out)
     running = servefile.read(ws.serve_json)
     if running is not None and running.pid != os.getpid() and servefile.pid_alive(running.pid):
@@ -97,7 +104,8 @@ def serve(src: str | None, board: str | None, port: int, host: str, out: str | N
         known = ", ".join(slugs) or "none"
         raise click.ClickException(f"no board {board!r} in {ws.out / 'boards'} (boards: {known})")
     options = ServeOptions(host=host, port=port, board=board, open_browser=not no_open, timeout=timeout,
-                           exit_on_submit=exit_on_submit, on_regenerate=on_regenerate, watch=not no_watch)
+                           exit_on_submit=exit_on_submit, on_regenerate=on_regenerate, allow_hosts=allow_hosts,
+                           watch=not no_watch)
     try:
         code = ServeSession(ws, options).run()
     except OSError as exc:

@@ -50,6 +50,7 @@ class ServeOptions:
     timeout: float = 600.0  # seconds without a final submit; 0 = never
     exit_on_submit: bool = False
     on_regenerate: Callable[[dict[str, Any], Any], None] | None = None
+    allow_hosts: tuple[str, ...] = ()  # Host names served besides the loopback ones (and a bound address)
     watch: bool = True  # rebuild after workspace edits and tell open pages
 
 
@@ -157,6 +158,8 @@ class ServeSession:
             default_board=self.options.board,
             log_requests=False,
             rate_limit=0,
+            allowed_hosts=(*self.options.allow_hosts, *([_url_host(self.options.host)]
+                                                        if self.options.host not in ("0.0.0.0", "::", "") else [])),
         )
         from pinup.output import build_info
         from pinup.serve.live import LiveReload
