@@ -4,6 +4,10 @@ Local mode (one reviewer, one server session): one final submit per board and ro
 clientId with the same body replays the original 200 and writes nothing; anything else is 409.
 A reload (next round built) opens the board again.
 
+The local receipts are rebuilt from the store when the server starts (`Ledger.rebuild`), so these
+promises hold across restarts: the same clientId and body replays the stored id, a second final
+for a round that already has one is 409, and a waiting regenerate request is still pending.
+
 Hosted mode (many reviewers per board, many Lambda instances): the guard is per clientId and
 round, made atomic across instances by a create-only claim object in the store that reserves one
 record name. If that name is still free (an earlier attempt failed before it was acknowledged),
@@ -17,11 +21,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from .store.base import FeedbackStore, RecordNotFound
 
 META_FIELDS = ("id", "receivedAt", "kind", "clientHash")
 
@@ -72,6 +77,7 @@ class Ledger:
     def __init__(self) -> None:
         self._finals: dict[tuple[str, int], Receipt] = {}
         self._seen: dict[tuple[str, int, str, str], Receipt] = {}
+        self._pending: dict[tuple[str, int], Receipt] = {}  # a regenerate request no round answered yet
         self._locks: dict[tuple[str, ...], list[Any]] = {}  # key -> [lock, holders and waiters]
 
     @asynccontextmanager
@@ -100,9 +106,16 @@ class Ledger:
             return None
         return self._seen.get((board, round_, client_id, fp))
 
+    def pending_for(self, board: str, round_: int) -> Receipt | None:
+        """The regenerate request waiting on this round (None once a final closed it or a reload)."""
+        return self._pending.get((board, round_))
+
     def remember(self, board: str, round_: int, kind: str, receipt: Receipt) -> None:
         if kind == "final":
             self._finals.setdefault((board, round_), receipt)
+            self._pending.pop((board, round_), None)
+        elif (board, round_) not in self._finals:
+            self._pending[(board, round_)] = receipt
         if receipt.client_id is not None:
             self._seen[(board, round_, receipt.client_id, receipt.fingerprint)] = receipt
 
@@ -112,3 +125,36 @@ class Ledger:
             del self._finals[final]
         for seen in [k for k in self._seen if k[0] == board]:
             del self._seen[seen]
+        for pending in [k for k in self._pending if k[0] == board]:
+            del self._pending[pending]
+
+    def rebuild_from(self, store: FeedbackStore) -> int:
+        """`rebuild` from every readable record of a store, oldest first (local start-up)."""
+
+        def records() -> Iterator[dict[str, Any]]:
+            for item in store.list():
+                try:
+                    yield store.read(item.key)
+                except (OSError, ValueError, RecordNotFound):
+                    continue  # unreadable: it was never acknowledged as this name, or is damaged
+
+        return self.rebuild(records())
+
+    def rebuild(self, records: Iterable[dict[str, Any]]) -> int:
+        """Remember stored records (oldest first), as if this process had acknowledged them.
+
+        Records that do not look like ours (no board, round or id) are ignored. Returns how many
+        were taken in.
+        """
+        count = 0
+        for record in records:
+            board, round_, rid, kind = record.get("board"), record.get("round"), record.get("id"), record.get("kind")
+            if not (isinstance(board, str) and isinstance(round_, int) and isinstance(rid, str)
+                    and kind in ("final", "regenerate")):
+                continue
+            client_id = record.get("clientId")
+            cid = client_id if isinstance(client_id, str) else None
+            receipt = Receipt(rid, str(kind), fingerprint(body_only(record)), cid)
+            self.remember(board, round_, str(kind), receipt)
+            count += 1
+        return count

@@ -24,6 +24,7 @@ from .limits import MAX_JSON_DEPTH, too_deep
 from .logs import client_address, log_event
 from .openapi import build_openapi
 from .schema import BOARD_SLUG_PATTERN, FeedbackInvalid, FeedbackV1, check_against_manifest, parse_feedback
+from .state import SITE
 from .store.base import RecordExists, RecordNotFound, StoreError, StoreUnavailable, iso_ts, new_id, now_utc
 from .store.file import FileStore, replace_copy
 from .tokens import HEADER, token_ok
@@ -256,39 +257,62 @@ def write_agent_copy(ctx: Context, record: dict[str, Any]) -> None:
 
 
 # --- progress, events ----------------------------------------------------------------------
-def board_param(request: Request) -> str:
+def board_param(request: Request, *, site_default: bool = False) -> str:
+    """The board a progress/events request names; `SITE` for site pages (`?site=1`, or no board
+    on the event stream when the server has no default board)."""
     ctx = ctx_of(request)
+    if request.query_params.get("site") == "1":
+        return SITE
     board = request.query_params.get("board") or ctx.settings.default_board
+    if not board and site_default and "board" not in request.query_params:
+        return SITE
     if not board or not _SLUG.match(board):
         raise ApiError(400, "bad_board", "name a board: ?board=<slug>")
     note(request, board=board)
     return board
 
 
-async def get_progress(request: Request) -> Response:
-    """The board's state, plus the manifest's round when known (a poller sees a new round appear)."""
-    board = board_param(request)
-    ctx = ctx_of(request)
+async def status_of(ctx: Context, board: str, *, with_round: bool = True) -> dict[str, Any]:
+    """The Status JSON: the board's state, the manifest's round when known (a poller sees a new round
+    appear), and, locally, `closed` (a final is stored for this round) and `pending` (a regenerate
+    request waits for the next round), each present only when true. Both come from the ledger, which
+    `pinup serve` rebuilds from the store at start-up, so they survive a restart. The event stream's
+    first message leaves `round` out (`with_round=False`)."""
+    if board == SITE:
+        return ctx.boards.site_snapshot()
     snapshot = ctx.boards.snapshot(board)
     try:
         manifest = await run_in_threadpool(ctx.manifests.get, board)
     except StoreError:
         manifest = None
     if manifest is not None:
-        snapshot["round"] = manifest.round
-    return JSONResponse(snapshot, headers={"Cache-Control": "no-store"})
+        if with_round:
+            snapshot["round"] = manifest.round
+        if ctx.local and ctx.ledger.final_for(board, manifest.round) is not None:
+            snapshot["closed"] = True
+        elif ctx.local and ctx.ledger.pending_for(board, manifest.round) is not None:
+            snapshot["pending"] = True
+    return snapshot
+
+
+async def get_progress(request: Request) -> Response:
+    ctx = ctx_of(request)
+    board = board_param(request)
+    return JSONResponse(await status_of(ctx, board), headers={"Cache-Control": "no-store"})
 
 
 async def get_events(request: Request) -> Response:
-    board = board_param(request)
+    """SSE: `retry:` (browsers reconnect after 2 s, e.g. across a restart), the Status JSON, then each change."""
     ctx = ctx_of(request)
+    board = board_param(request, site_default=True)
+    first = await status_of(ctx, board, with_round=False)
 
     async def stream() -> Any:
         yield "retry: 2000\n\n"
         if not ctx.local:  # Lambda buffers responses: send the state once and end; boards then poll
-            yield f"data: {json.dumps(ctx.boards.snapshot(board), separators=(',', ':'))}\n\n"
+            yield f"data: {json.dumps(first, separators=(',', ':'))}\n\n"
             return
-        async for event in ctx.boards.events(board, ctx.settings.sse_heartbeat):
+        async for event in ctx.boards.events(board, ctx.settings.sse_heartbeat, first=first):
             if event is None:
                 yield ": heartbeat\n\n"
             else:

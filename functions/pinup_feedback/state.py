@@ -4,6 +4,10 @@ A board may also carry `error`: why the last `pinup serve --generate` round fail
 while the board is back at "serving" (so a board that polls /api/progress sees it, not only
 the SSE stream) and cleared when the board starts regenerating, is done, or reloads.
 
+Site pages without a board listen on the `SITE` channel. After `pinup serve` rebuilds the site
+(its watcher), `rebuilt` or `build_failed` sends one event to every stream, board or site:
+`{"type": "rebuilt", "version": id, "pages": [...]}` or `{"type": "build_error", "message": ...}`.
+
 Thread-safe on purpose: `pinup serve --generate` publishes progress from a worker thread while
 the event loop streams it to browsers, and `pinup serve` may block on `wait_for` in another thread.
 """
@@ -20,6 +24,8 @@ from typing import Any, Literal
 Status = Literal["serving", "regenerating", "done"]
 STATUSES: tuple[Status, ...] = ("serving", "regenerating", "done")
 CLOSED: dict[str, Any] = {"_closed": True}
+#: the channel of site pages (never a board slug: slugs cannot contain "*")
+SITE = "*"
 
 
 @dataclass
@@ -72,6 +78,8 @@ class BoardStates:
         self._subs: dict[str, set[Subscriber]] = {}
         self._reload_listeners: list[Callable[[str], None]] = []
         self._closed = False
+        self.site_version = ""  # the build id of what is served ("" before the first build is known)
+        self.build_error: str | None = None  # why the last rebuild failed (the last good build is served)
 
     # --- reading -------------------------------------------------------------------------
     def status(self, board: str) -> Status:
@@ -81,6 +89,14 @@ class BoardStates:
     def snapshot(self, board: str) -> dict[str, Any]:
         with self._lock:
             return self._states.get(board, BoardState()).snapshot(board)
+
+    def site_snapshot(self) -> dict[str, Any]:
+        """The site channel's state: the served build's id, and the last rebuild's error if it failed."""
+        with self._lock:
+            event: dict[str, Any] = {"status": "serving", "version": self.site_version}
+            if self.build_error is not None:
+                event["buildError"] = self.build_error
+            return event
 
     def boards(self) -> list[str]:
         with self._lock:
@@ -139,6 +155,18 @@ class BoardStates:
             self._lock.notify_all()
         self._fan_out(board, event)
 
+    def rebuilt(self, version: str, pages: list[str]) -> None:
+        """The site was rebuilt: every open page (site or board) hears it once."""
+        with self._lock:
+            self.site_version, self.build_error = version, None
+        self._broadcast({"type": "rebuilt", "version": version, "pages": pages})
+
+    def build_failed(self, message: str) -> None:
+        """A rebuild failed: pages show `message`; the last good build keeps being served."""
+        with self._lock:
+            self.build_error = message
+        self._broadcast({"type": "build_error", "message": message})
+
     def on_reload(self, listener: Callable[[str], None]) -> None:
         self._reload_listeners.append(listener)
 
@@ -184,11 +212,15 @@ class BoardStates:
                 return len(self._subs.get(board, ()))
             return sum(len(s) for s in self._subs.values())
 
-    async def events(self, board: str, heartbeat: float) -> AsyncIterator[dict[str, Any] | None]:
-        """The board's current state, then each change; None means "send a heartbeat"."""
+    async def events(self, board: str, heartbeat: float,
+                     first: dict[str, Any] | None = None) -> AsyncIterator[dict[str, Any] | None]:
+        """`first` (default: the board's current state), then each change; None means "send a heartbeat"."""
         sub = self.subscribe(board)
         try:
-            yield self.snapshot(board)
+            if first is not None:
+                yield first
+            else:
+                yield self.site_snapshot() if board == SITE else self.snapshot(board)
             while True:
                 try:
                     event = await asyncio.wait_for(sub.queue.get(), timeout=heartbeat)
@@ -209,6 +241,12 @@ class BoardStates:
             self._lock.notify_all()
         for sub in subs:
             sub.push(CLOSED)
+
+    def _broadcast(self, event: dict[str, Any]) -> None:
+        with self._lock:
+            subs = [s for group in self._subs.values() for s in group]
+        for sub in subs:
+            sub.push(event)
 
     def _fan_out(self, board: str, event: dict[str, Any]) -> None:
         with self._lock:

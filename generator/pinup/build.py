@@ -3,26 +3,28 @@
 One orchestrator so the CLI, `pinup serve` and the gallery build the same way:
 1. `lint_path(src/DESIGN.md)` (a malformed file still builds; its findings show on the lint page),
 2. the site pages and assets -> out/,
-3. `pinup.boards.build.build_boards(...)` -> out/boards/ (when the boards package is installed),
-4. `pinup.hosted.results.build_results_pages(...)` -> out/boards/<slug>/results.html (likewise).
-All files go through one `OutputWriter`, so unchanged outputs are skipped by hash.
+3. `pinup.boards.build.build_boards(...)` -> out/boards/,
+4. only when asked (`--results`, or a `--store` to read): `pinup.hosted.results.build_results_pages(...)`
+   -> out/boards/<slug>/results.html. A plain build never reads the feedback store.
+All files go through one `OutputWriter`, so unchanged outputs are skipped by hash. The build
+manifest records the workspace (`src`) and the endpoint the boards post to (`apiUrl`), so
+`pinup serve` and a later `pinup build` know what the folder holds without reading its pages.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import time
-from functools import lru_cache
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import LintReport
-    from pinup.output import OutputWriter
     from pinup.docsite.models import SiteModel
+    from pinup.output import OutputWriter
 
 Progress = Callable[[str, int, int], None]
 
@@ -45,6 +47,7 @@ class BuildOptions:
     inline: bool = False
     api_url: str | None = None
     store: str | None = None
+    results: bool = False  # also write results pages from the feedback store (implied by `store`)
 
     def __post_init__(self) -> None:
         self.src = Path(self.src)
@@ -53,6 +56,8 @@ class BuildOptions:
             self.templates = Path(self.templates)
         if self.fonts not in ("system", "google"):
             raise BuildError(f"--fonts must be 'system' or 'google', not {self.fonts!r}")
+        if self.store:
+            self.results = True
 
 
 @dataclass
@@ -69,7 +74,8 @@ class BuildResult:
     removed: int = 0
     seconds: float = 0.0
     strict: bool = False
-    skipped_steps: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    build_id: str = ""
 
     @property
     def errors(self) -> int:
@@ -159,19 +165,10 @@ def write_site(report: LintReport, writer: OutputWriter, *, allow_html: bool = F
     return site
 
 
-def _optional(module: str) -> Any | None:
-    """Import a sibling workstream's module; only its absence is tolerated, not errors inside it."""
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        missing = exc.name or ""
-        if module == missing or module.startswith(missing + "."):
-            return None
-        raise
-
-
 def build_all(options: BuildOptions, *, progress: Progress | None = None) -> BuildResult:
     """Build the whole site for one workspace: pages, boards, results."""
+    from pinup.boards.build import build_boards
+    from pinup.boards.spec import BoardError
     from pinup.output import OutputPathError, OutputWriter
 
     started = time.perf_counter()
@@ -184,6 +181,7 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
         writer = OutputWriter(options.out, clean=options.clean)
     except OutputPathError as exc:
         raise BuildError(str(exc)) from exc
+    writer.info = {"src": str(workspace.resolve()), "apiUrl": options.api_url or ""}
     result = BuildResult(report=report, out=options.out, strict=options.strict)
     path = design_path(src)
     fingerprint = site_fingerprint(path.read_bytes(), allow_html=options.allow_html, fonts=options.fonts,
@@ -207,19 +205,16 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
                     raise BuildError(f"template error{where}: {exc.message or exc}") from exc
                 result.pages = [p.filename for p in site.pages]
                 meta["pages"] = result.pages
-        boards = _optional("pinup.boards.build")
-        if boards is not None and (workspace / "boards").is_dir():
+        if (workspace / "boards").is_dir():
             try:
-                result.boards = boards.build_boards(workspace, options.out, report.design, options, writer)
-            except boards.BoardError as exc:  # a bad board.yaml: one clear "path:line: message" line
+                result.boards = build_boards(workspace, options.out, report.design, options, writer)
+            except BoardError as exc:  # a bad board.yaml: one clear "path:line: message" line
                 raise BuildError(str(exc)) from None
-        elif boards is None:
-            result.skipped_steps.append("boards (pinup.boards.build not installed)")
-        hosted = _optional("pinup.hosted.results")
-        if hosted is not None and (workspace / "boards").is_dir():
-            result.results = hosted.build_results_pages(workspace, options.out, options, writer)
-        elif hosted is None:
-            result.skipped_steps.append("results pages (pinup.hosted.results not installed)")
+            if options.results:
+                from pinup.hosted.results import build_results_pages
+
+                result.results = build_results_pages(workspace, options.out, options, writer)
     result.written, result.skipped, result.removed = writer.written, writer.skipped, writer.removed
+    result.changed, result.build_id = list(writer.changed), writer.build_id
     result.seconds = time.perf_counter() - started
     return result

@@ -39,6 +39,24 @@ def _write_file(path: str, data: bytes) -> None:
         os.close(fd)
 
 
+def build_id(files: dict[str, str]) -> str:
+    """A short id for a build's content: equal ids, identical outputs (the live-reload version)."""
+    h = hashlib.sha256()
+    for rel, digest in sorted(files.items()):
+        h.update(f"{rel}\0{digest}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def build_info(out_dir: Path | str) -> dict[str, object]:
+    """The "build" section of the manifest in `out_dir` (src, apiUrl, id); {} when there is none."""
+    try:
+        data = json.loads((Path(out_dir) / MANIFEST).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    info = data.get("build") if isinstance(data, dict) else None
+    return info if isinstance(info, dict) else {}
+
+
 class OutputWriter:
     """Write files under `out_dir` by relative POSIX path; count what was written or skipped."""
 
@@ -54,6 +72,10 @@ class OutputWriter:
         #: relative folder -> its checked, resolved path (one realpath per folder, not per file)
         self._dirs: dict[PurePosixPath, Path] = {}
         self._made: set[Path] = set()
+        #: facts about this build saved in the manifest ("build": src, apiUrl, id); see `build_info`
+        self.info: dict[str, object] = {}
+        #: relative paths (re)written by this build, in order: what a live reload must refresh
+        self.changed: list[str] = []
         if clean:
             self._clean()
         self._previous, self._previous_groups = self._load_manifest()
@@ -96,7 +118,8 @@ class OutputWriter:
 
     def _save_manifest(self, files: dict[str, str], groups: dict[str, dict[str, object]]) -> None:
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        data = {"version": 1, "files": dict(sorted(files.items())), "groups": groups}
+        data = {"version": 1, "build": {**self.info, "id": build_id(files)}, "files": dict(sorted(files.items())),
+                "groups": groups}
         tmp = self.out_dir / (MANIFEST + ".tmp")
         tmp.write_text(json.dumps(data, indent=0), "utf-8")
         os.replace(tmp, self.out_dir / MANIFEST)
@@ -151,6 +174,7 @@ class OutputWriter:
         os.replace(tmp, target)
         with self._lock:
             self.written += 1
+            self.changed.append(key)
         return True
 
     def copy_file(self, rel: str, src_path: Path | str) -> bool:
@@ -196,6 +220,11 @@ class OutputWriter:
         """A writer for a sub-folder (e.g. one brand of the gallery) sharing this manifest."""
         self.path(prefix)  # validates the prefix
         return PrefixedWriter(self, prefix.strip("/"))
+
+    @property
+    def build_id(self) -> str:
+        """The id of what this build wrote or kept (see `build_id`)."""
+        return build_id(self._seen)
 
     @property
     def paths(self) -> list[str]:

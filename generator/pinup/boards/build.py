@@ -8,6 +8,7 @@ static host, from `pinup serve`, and opened straight from disk.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import json
@@ -86,10 +87,17 @@ def _fallback_theme(design: Any) -> str:
 
 
 def _env(options: Any) -> Any:
+    custom = getattr(options, "templates", None)
+    return _env_for(str(custom) if custom else "")
+
+
+@functools.lru_cache(maxsize=8)
+def _env_for(custom: str) -> Any:
+    """One environment per templates folder: Jinja caches compiled templates (and reloads edited ones),
+    so `pinup serve`'s rebuilds do not compile the board templates again each time."""
     from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
 
     loaders = []
-    custom = getattr(options, "templates", None)
     if custom and (Path(custom) / "board").is_dir():
         loaders.append(FileSystemLoader(str(Path(custom) / "board")))
     loaders.append(FileSystemLoader(str(TEMPLATES)))
@@ -217,7 +225,7 @@ def render_index(boards: list[Board], design: Any, options: Any) -> str:
     ]
     page = BoardsIndexPage(
         boards=summaries, theme_css=_theme(design), board_css=_static("board.css"), site_name=_site_name(design),
-        show_results=not getattr(options, "api_url", None),
+        show_results=bool(getattr(options, "results", False)) and not getattr(options, "api_url", None),
     )
     return _env(options).get_template("index.html.j2").render(page=page)
 

@@ -23,9 +23,10 @@ def _progress_bar(total_hint: int):  # type: ignore[no-untyped-def]
 
 
 @click.command()
-@click.argument("src", required=False, type=click.Path(path_type=Path), default=Path("site_src"))
-@click.option("--out", "out", type=click.Path(path_type=Path), default=Path("site"), show_default=True,
-              help="Output directory.")
+@click.argument("src", required=False, type=click.Path(path_type=Path))
+@click.option("--out", "out", type=click.Path(path_type=Path), default=None,
+              help="Output directory (default: the workspace's own: where `pinup serve` serves it, "
+                   "else site/ beside it).")
 @click.option("--clean", is_flag=True, help="Delete the previous build first (full rebuild).")
 @click.option("--strict", is_flag=True, help="Exit 1 when the DESIGN.md has lint errors or warnings (extended checks included).")
 @click.option("--allow-html", is_flag=True, help="Render raw HTML in the prose (escaped by default).")
@@ -35,14 +36,31 @@ def _progress_bar(total_hint: int):  # type: ignore[no-untyped-def]
               help="Directory whose templates (by name) and assets/ override the packaged ones.")
 @click.option("--inline", is_flag=True, help="Inline board images as data URIs.")
 @click.option("--api-url", default=None, help="Feedback endpoint the boards post to.")
-@click.option("--store", default=None, help="Feedback store (path or s3://bucket/prefix) for results pages.")
-def build(src: Path, out: Path, clean: bool, strict: bool, allow_html: bool, fonts: str, templates: Path | None,
-          inline: bool, api_url: str | None, store: str | None) -> None:
-    """Build the design-system site (and boards) from SRC (default: site_src/) into --out (default: site/)."""
-    from pinup.build import BuildError, BuildOptions, build_all
+@click.option("--results", is_flag=True, help="Also write boards/<slug>/results.html from the feedback store.")
+@click.option("--store", default=None,
+              help="Feedback store (path or s3://bucket/prefix) for results pages (implies --results).")
+def build(src: Path | None, out: Path | None, clean: bool, strict: bool, allow_html: bool, fonts: str,
+          templates: Path | None, inline: bool, api_url: str | None, results: bool, store: str | None) -> None:
+    """Build the design-system site (and boards) from the workspace SRC into its output folder.
 
-    options = BuildOptions(src=src, out=out, clean=clean, strict=strict, allow_html=allow_html, fonts=fonts,
-                           templates=templates, inline=inline, api_url=api_url, store=store)
+    With no SRC, the nearest workspace from here up (a folder with a DESIGN.md, its site_src/,
+    or the pinup-example/ copy `pinup serve` made). When a `pinup serve` is serving the output,
+    it is told, and open boards move to their new round in the same tab.
+    """
+    from pinup.build import BuildError, BuildOptions, build_all
+    from pinup.workspace import WorkspaceNotFound, resolve
+
+    try:
+        ws = resolve(src.parent if src is not None and src.is_file() else src, out)
+    except WorkspaceNotFound as exc:
+        raise click.ClickException(str(exc)) from None
+    src_path = src if src is not None and src.is_file() else ws.src  # SRC may name a DESIGN.md
+    options = BuildOptions(src=src_path, out=ws.out, clean=clean, strict=strict, allow_html=allow_html, fonts=fonts,
+                           templates=templates, inline=inline, api_url=api_url, store=store, results=results)
+    from pinup.serve.notify import running_server
+
+    server = running_server(ws.out)
+    before = server.rounds() if server is not None else {}
     bar = _progress_bar(12)
     try:
         if bar is None:
@@ -59,17 +77,25 @@ def build(src: Path, out: Path, clean: bool, strict: bool, allow_html: bool, fon
         raise click.ClickException(str(exc)) from exc
     summary = result.report.summary
     click.echo(
-        f"Built {len(result.pages)} pages into {out}/ in {result.seconds:.2f}s "
+        f"Built {len(result.pages)} pages into {_shown(ws.out)}/ in {result.seconds:.2f}s "
         f"({result.written} written, {result.skipped} unchanged, {result.removed} removed); "
         f"lint: {summary.errors} errors, {summary.warnings} warnings",
         err=True,
     )
-    for step_name in result.skipped_steps:
-        click.echo(f"skipped: {step_name}", err=True)
+    if server is not None:
+        click.echo(server.notify(before), err=True)
     if not result.ok:
         click.echo(f"error: --strict and the DESIGN.md has {summary.errors} errors and {summary.warnings} warnings "
                    "(extended checks included)", err=True)
         sys.exit(1)
+
+
+def _shown(path: Path) -> str:
+    """The path relative to the current folder when it is below it (shorter messages), else absolute."""
+    try:
+        return str(path.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 @click.command()

@@ -12,31 +12,25 @@ import click
 
 
 def _workspace(src: str | None, out: str | None, *, must_exist: bool = True) -> Any:
-    from pinup.serve.workspace import resolve
+    from pinup.workspace import WorkspaceNotFound, resolve
 
     try:
-        return resolve(src, out, must_exist=must_exist)
-    except FileNotFoundError as exc:
+        return resolve(src, out, must_exist=must_exist, create_example=must_exist)
+    except WorkspaceNotFound as exc:
         raise click.ClickException(str(exc)) from None
 
 
 def _generate_hook(ws: Any, *, model: str | None = None, count: int | None = None, base_url: str | None = None,
                    api_key_env: str = "OPENAI_API_KEY") -> Any:
-    """The on_regenerate hook from the generation workstream (imported only with --generate)."""
-    try:
-        from pinup.generate.client import resolve_key
-        from pinup.generate.serve_hook import make_on_regenerate
-    except ImportError as exc:
-        raise click.ClickException(
-            f"--generate needs pinup.generate.serve_hook, which is not available here ({exc}); "
-            "run without --generate and use `pinup wait` + `pinup generate --from-feedback` instead"
-        ) from None
+    """The on_regenerate hook of `pinup serve --generate` (imported only then)."""
+    from pinup.generate.client import MissingKeyError, resolve_key
+    from pinup.generate.serve_hook import make_on_regenerate
     from pinup.serve.workspace import build
 
     try:
         resolve_key(api_key_env)
-    except Exception as exc:  # MissingKeyError: say it now, not on the first regenerate
-        click.echo(f"Error: --generate: {getattr(exc, 'message', exc)}", err=True)
+    except MissingKeyError as exc:  # say it now, not on the first regenerate
+        click.echo(f"Error: --generate: {exc.message}", err=True)
         sys.exit(2)
     extra: dict[str, Any] = {"api_key_env": api_key_env}
     if model:
@@ -51,15 +45,18 @@ def _generate_hook(ws: Any, *, model: str | None = None, count: int | None = Non
 @click.command()
 @click.argument("src", required=False, type=click.Path(file_okay=False, path_type=str))
 @click.option("--board", metavar="SLUG", help="Open this board and report only its submits.")
-@click.option("--port", type=int, default=0, show_default=True, help="0 picks a free port.")
+@click.option("--port", type=int, default=0, show_default=True,
+              help="0: the port this workspace used last time if free, else a free one.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind (loopback by default).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=str), help="Built site folder (default: site/ beside SRC).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=str),
+              help="Built site folder (default: the one this workspace was served from, else site/ beside SRC).")
 @click.option("--no-open", is_flag=True, help="Do not open a browser; print the URL instead.")
 @click.option("--timeout", type=float, default=600, show_default=True,
               help="Exit 1 when no final feedback arrives within this many seconds (0: never).")
 @click.option("--exit-on-submit", is_flag=True, help="Agent mode: exit 0 after the final submit.")
 @click.option("--generate", is_flag=True, help="Run the next round with `pinup generate` when a reviewer asks.")
 @click.option("--rebuild", is_flag=True, help="Build even when the site looks up to date.")
+@click.option("--no-watch", is_flag=True, help="Do not rebuild and live-reload after workspace edits.")
 @click.option("--model", help="With --generate: the model (default: $PINUP_GENERATE_MODEL or pinup generate's).")
 @click.option("--count", type=click.IntRange(1, 26), help="With --generate: variants per round (default 3).")
 @click.option("--base-url", help="With --generate: an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL).")
@@ -68,19 +65,21 @@ def _generate_hook(ws: Any, *, model: str | None = None, count: int | None = Non
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST",
               help="Also answer to this Host (NAME or NAME:PORT, repeatable); else only 127.0.0.1, localhost, [::1].")
 def serve(src: str | None, board: str | None, port: int, host: str, out: str | None, no_open: bool,
-          timeout: float, exit_on_submit: bool, generate: bool, rebuild: bool, model: str | None,
+          timeout: float, exit_on_submit: bool, generate: bool, rebuild: bool, no_watch: bool, model: str | None,
           count: int | None, base_url: str | None, api_key_env: str, allow_hosts: tuple[str, ...]) -> None:
     """Build (if needed) and serve the site and its review boards, collecting feedback.
 
-    SRC is a workspace folder (DESIGN.md + boards/); with none, the bundled example.
-    Prints SERVE_STARTED/SERVE_BROWSER_* on stderr and each feedback as one JSON line on stdout.
+    SRC is a workspace folder (DESIGN.md + boards/); with none, the nearest workspace from here
+    up, else a copy of the bundled example in ./pinup-example/. Edits to the workspace are rebuilt
+    and open pages reload (--no-watch turns that off). A restart reuses the workspace's last port
+    when it is free. Prints SERVE_STARTED/SERVE_BROWSER_* on stderr and each feedback as one JSON
+    line on stdout.
     """
-    from pinup.serve.server import ServeOptions, ServeSession
-    from pinup.serve.workspace import board_slugs, build, needs_build
+    from pinup_feedback.limits import split_host
 
     from pinup.serve import servefile
-
-    from pinup_feedback.limits import split_host
+    from pinup.serve.server import ServeOptions, ServeSession
+    from pinup.serve.workspace import board_slugs, build, needs_build
 
     for name in allow_hosts:
         if name != "*" and split_host(name) is None:
@@ -105,7 +104,8 @@ def serve(src: str | None, board: str | None, port: int, host: str, out: str | N
         known = ", ".join(slugs) or "none"
         raise click.ClickException(f"no board {board!r} in {ws.out / 'boards'} (boards: {known})")
     options = ServeOptions(host=host, port=port, board=board, open_browser=not no_open, timeout=timeout,
-                           exit_on_submit=exit_on_submit, on_regenerate=on_regenerate, allow_hosts=allow_hosts)
+                           exit_on_submit=exit_on_submit, on_regenerate=on_regenerate, allow_hosts=allow_hosts,
+                           watch=not no_watch)
     try:
         code = ServeSession(ws, options).run()
     except OSError as exc:

@@ -24,7 +24,6 @@ from pinup.generate.client import GenerationError
 
 SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 ROUND_DIR = re.compile(r"^round-(\d+)$")
-DEFAULT_WORKSPACE = Path("site_src")
 
 #: One writer per board folder inside this process (serve hook and CLI share it).
 _BOARD_LOCKS: dict[str, threading.Lock] = {}
@@ -54,14 +53,6 @@ class BoardRef:
         return self.board_file.is_file()
 
 
-def default_workspace() -> Path:
-    """./site_src, else the example copy `pinup serve` makes (./pinup-example/site_src)."""
-    for candidate in (DEFAULT_WORKSPACE, Path("pinup-example") / "site_src"):
-        if (candidate / "DESIGN.md").is_file():
-            return candidate
-    return DEFAULT_WORKSPACE
-
-
 def resolve_board(board: str, src: Path | None = None) -> BoardRef:
     """BOARD is a board folder (with board.yaml) or a slug in the workspace."""
     path = Path(board)
@@ -70,8 +61,17 @@ def resolve_board(board: str, src: Path | None = None) -> BoardRef:
         workspace = src or (folder.parent.parent if folder.parent.name == "boards" else folder.parent)
         return BoardRef(slug=folder.name, folder=folder, workspace=Path(workspace).resolve())
     if not SLUG.match(board):
-        raise GenerationError("board_not_found", f"no board at {board!r} (give a board slug or a folder with board.yaml)")
-    workspace = Path(src or default_workspace()).resolve()
+        raise GenerationError("board_not_found",
+                              f"no board at {board!r} (give a board slug or a folder with board.yaml)")
+    if src is None:
+        from pinup.workspace import find_workspace
+
+        found = find_workspace()
+        if found is None:
+            raise GenerationError("workspace_missing", "no workspace here (a folder with a DESIGN.md, or its "
+                                  "site_src/): run inside one or use --src DIR")
+        src = found
+    workspace = Path(src).resolve()
     if not workspace.is_dir():
         raise GenerationError("workspace_missing", f"workspace {workspace} does not exist (use --src DIR)")
     return BoardRef(slug=board, folder=workspace / "boards" / board, workspace=workspace)
@@ -198,7 +198,8 @@ def write_round(
                 if v.description:
                     entry["description"] = v.description
                 entries.append(entry)
-            meta = {**meta, "round": round_number, "variants": [{**e, **v.extra} for e, v in zip(entries, variants)]}
+            described = [{**e, **v.extra} for e, v in zip(entries, variants, strict=True)]
+            meta = {**meta, "round": round_number, "variants": described}
             (tmp / "meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
             text = _updated_board_yaml(ref, board, round_number, entries, title=title, brief=brief)
             final = ref.folder / f"round-{round_number}"
@@ -255,10 +256,8 @@ def _updated_board_yaml(
 
 def _check_spec(ref: BoardRef, text: str) -> None:
     """Refuse to write a board.yaml the board builder would reject."""
-    try:
-        from pinup.boards.spec import BoardError, parse_board_yaml
-    except ImportError:  # boards workstream not installed: nothing to check against
-        return
+    from pinup.boards.spec import BoardError, parse_board_yaml
+
     try:
         parse_board_yaml(ref.board_file, text)
     except BoardError as exc:

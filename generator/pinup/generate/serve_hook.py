@@ -4,7 +4,8 @@ Why: the reviewer should stay in the same tab while the round is made. The
 feedback app calls `on_regenerate(record, boards)` after the request is stored;
 this starts a background thread that runs the same `run_generation` as the CLI,
 streams "generating variant k of n" over SSE (`boards.publish`), rebuilds the
-site, and calls `boards.reload(board)` so the open page refreshes itself. On
+site with the `rebuild` callable `pinup serve` passes in, and calls
+`boards.reload(board)` so the open page refreshes itself. On
 failure it publishes `{"error": message}` (the board shows it with a retry
 button); the stored feedback is untouched, so nothing collected is lost.
 """
@@ -22,13 +23,6 @@ from pinup.generate.client import ClientOptions, GenerationError
 RegenerateHook = Callable[[dict[str, Any], Any], None]
 MODEL_ENV = "PINUP_GENERATE_MODEL"
 COUNT_ENV = "PINUP_GENERATE_COUNT"
-
-
-def default_rebuild(src: Path, site_out: Path) -> None:
-    """Rebuild the site into `site_out` the way `pinup serve` builds it."""
-    from pinup.serve.workspace import build, resolve
-
-    build(resolve(src, site_out))
 
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".svg")
@@ -59,7 +53,7 @@ class Regenerator:
         model: str | None = None,
         size: str = "1024x1024",
         client: ClientOptions | None = None,
-        rebuild: Callable[[], None] | None = None,
+        rebuild: Callable[[], object],
         on_done: Callable[[str, Any], None] | None = None,
     ) -> None:
         self.src = Path(src)
@@ -69,7 +63,7 @@ class Regenerator:
         self.model = model
         self.size = size
         self.client = client or ClientOptions()
-        self.rebuild = rebuild or (lambda: default_rebuild(self.src, self.site_out))
+        self.rebuild = rebuild
         self.on_done = on_done
         self._running: set[str] = set()
         self._guard = threading.Lock()
@@ -149,7 +143,7 @@ def make_on_regenerate(
     api_key_env: str = "OPENAI_API_KEY",
     timeout: float = 120.0,
     max_retries: int = 3,
-    rebuild: Callable[[], None] | None = None,
+    rebuild: Callable[[], object],
     on_done: Callable[[str, Any], None] | None = None,
 ) -> Regenerator:
     """The `Hooks.on_regenerate` callable for `pinup serve --generate`.

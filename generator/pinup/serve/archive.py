@@ -7,7 +7,7 @@ think today's review is already done; moving it keeps the record and removes the
 from __future__ import annotations
 
 import shutil
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 
@@ -16,7 +16,7 @@ def archive_stale(site: Path, archive_root: Path) -> list[Path]:
     boards = site / "boards"
     if not boards.is_dir():
         return []
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     moved: list[Path] = []
     for path in sorted(boards.glob("*/feedback*.json")):
         if not path.is_file() or path.is_symlink():

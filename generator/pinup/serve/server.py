@@ -4,6 +4,10 @@ The agent protocol is plain text so any harness can drive it: `SERVE_STARTED: �
 `SERVE_BROWSER_OPENED: …`/`SERVE_BROWSER_MANUAL: …` on stderr, one JSON line per feedback
 on stdout, serve.json beside the site while running, and exit codes (0 after the final
 submit with --exit-on-submit, 1 on --timeout).
+
+Across restarts: the port is the one the workspace used before when it is free (open tabs
+reconnect), the feedback ledger and each board's closed/pending state are rebuilt from the
+store, and the watcher (unless --no-watch) rebuilds the site after edits and tells open pages.
 """
 
 from __future__ import annotations
@@ -17,12 +21,13 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from pinup.serve import servefile
 from pinup.serve.archive import archive_stale
 from pinup.serve.workspace import Workspace, board_slugs
+from pinup.workspace import recorded_port, write_state
 
 EXIT_OK = 0
 EXIT_TIMEOUT = 1
@@ -46,10 +51,11 @@ class ServeOptions:
     exit_on_submit: bool = False
     on_regenerate: Callable[[dict[str, Any], Any], None] | None = None
     allow_hosts: tuple[str, ...] = ()  # Host names served besides the loopback ones (and a bound address)
+    watch: bool = True  # rebuild after workspace edits and tell open pages
 
 
 def _utc_now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _url_host(host: str) -> str:
@@ -85,6 +91,8 @@ class ServeSession:
         self._stopping = False
         self._server: Any = None
         self._boards: Any = None
+        self._watcher: Any = None
+        self._port = options.port
         self._lock = threading.Lock()
         self._failed = False
         self._lines: queue.Queue[str | None] = queue.Queue()
@@ -153,16 +161,37 @@ class ServeSession:
             allowed_hosts=(*self.options.allow_hosts, *([_url_host(self.options.host)]
                                                         if self.options.host not in ("0.0.0.0", "::", "") else [])),
         )
+        from pinup.output import build_info
+        from pinup.serve.live import LiveReload
+
         self._boards = BoardStates()
+        self._boards.site_version = str(build_info(self.ws.out).get("id") or "")
         hooks = Hooks(on_feedback=self.on_feedback, on_regenerate=self.options.on_regenerate)
-        return create_app(settings, hooks=hooks, boards=self._boards)
+        app = create_app(settings, hooks=hooks, boards=self._boards)
+        self._restore(app.state.ctx)
+        return LiveReload(app)
+
+    def _restore(self, ctx: Any) -> None:
+        """The promises of earlier sessions: receipts from the store, then closed/pending per board."""
+        ctx.ledger.rebuild_from(ctx.store)
+        for board in board_slugs(self.ws):
+            try:
+                manifest = ctx.manifests.get(board)
+            except Exception:  # noqa: BLE001 - an unreadable manifest is reported when it is used
+                continue
+            if manifest is None:
+                continue
+            if ctx.ledger.final_for(board, manifest.round) is not None:
+                self._boards.set_status(board, "done", message="feedback received")
+            elif ctx.ledger.pending_for(board, manifest.round) is not None:
+                self._boards.set_status(board, "regenerating", message="another round was requested")
 
     def _bound_port(self) -> int:
         """The port uvicorn bound (port 0 picks a free one)."""
         for server in getattr(self._server, "servers", []) or []:
             for sock in server.sockets:
                 return int(sock.getsockname()[1])
-        return self.options.port
+        return self._port
 
     def _announce(self, port: int) -> None:
         url = self._board_url(port)
@@ -171,6 +200,7 @@ class ServeSession:
             startedAt=_utc_now(), site=str(self.ws.out), store=str(self.ws.store), src=str(self.ws.src),
         )
         servefile.write(self.ws.serve_json, self.info)
+        write_state(self.ws.src, out=str(self.ws.out), port=port)  # the next start reuses both
         self._err(f"SERVE_STARTED: port={port} url={url} board={self.options.board or '*'}")
         opened = False
         if self.options.open_browser and _can_open_browser():
@@ -189,6 +219,11 @@ class ServeSession:
         if self._server.should_exit or self._failed:
             return
         self._announce(self._bound_port())
+        if self.options.watch:
+            from pinup.serve.watch import Watcher
+
+            self._watcher = Watcher(self.ws, self._boards, self._err)
+            self._watcher.start()
         self._restart_timeout()
         while not self._server.should_exit:
             if self._stopping:
@@ -211,6 +246,8 @@ class ServeSession:
 
     def stop(self, code: int) -> None:
         self.exit_code = code
+        if self._watcher is not None:
+            self._watcher.stop()
         if self._boards is not None:
             self._boards.close()  # ends SSE streams so uvicorn can shut down promptly
         if self._server is not None:
@@ -243,9 +280,15 @@ class ServeSession:
         for path in moved:
             self._err(f"SERVE_ARCHIVED: {path}")
         app = self.make_app()
+        from pinup.serve.ports import choose_port
+
+        choice = choose_port(self.options.host, self.options.port, recorded_port(self.ws.src))
+        if choice.note:
+            self._err(choice.note)
+        self._port = choice.port
         # uvicorn binds the socket itself: handing it a pre-bound socket made keep-alive responses
         # wait ~40 ms each (Nagle + delayed ACK) on Linux.
-        config = uvicorn.Config(app, host=self.options.host, port=self.options.port, log_level="error",
+        config = uvicorn.Config(app, host=self.options.host, port=choice.port, log_level="error",
                                 lifespan="off", timeout_graceful_shutdown=3, access_log=False)
         self._server = uvicorn.Server(config)
         supervisor = threading.Thread(target=self._supervise, name="pinup-serve", daemon=True)
@@ -258,9 +301,11 @@ class ServeSession:
             self.exit_code = 128 + stopped.signum
         except SystemExit:  # uvicorn could not bind (it logged why)
             self._failed = True
-            raise OSError(f"could not listen on {self.options.host}:{self.options.port}") from None
+            raise OSError(f"could not listen on {self.options.host}:{self._port}") from None
         finally:
             self._restore_signals(previous)
+            if self._watcher is not None:
+                self._watcher.stop()
             if self._boards is not None:
                 self._boards.close()
             servefile.remove(self.ws.serve_json, os.getpid())

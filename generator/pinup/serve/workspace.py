@@ -1,74 +1,20 @@
-"""Where `pinup serve` and `pinup wait` find the workspace, the built site and the store.
+"""The serve side of a workspace: is its site stale, build it (one build at a time), which boards it has.
 
-With no arguments the bundled example is used: `./site_src` when it holds a DESIGN.md
-(a checkout of pinup), else a copy of the example packaged with pinup made once in
-`./pinup-example/` (site-packages is read-only, and feedback must land somewhere the
-user can see it).
+Paths (where the workspace, its site and its store are) live in `pinup.workspace`.
 """
 
 from __future__ import annotations
 
-import shutil
-from dataclasses import dataclass
+import json
+import threading
 from pathlib import Path
 
-import pinup
+from pinup.workspace import BUILD_MANIFEST, Workspace, resolve
 
-EXAMPLE_COPY = "pinup-example"
-BUILD_MANIFEST = ".pinup-build.json"
+__all__ = ["Workspace", "board_rounds", "board_slugs", "build", "needs_build", "resolve"]
 
-
-@dataclass(frozen=True)
-class Workspace:
-    """A workspace (DESIGN.md + boards), its built site, and its feedback store."""
-
-    src: Path
-    out: Path
-    store: Path
-
-    @property
-    def serve_json(self) -> Path:
-        return self.out / "serve.json"
-
-
-def bundled_example() -> Path | None:
-    """The example workspace shipped with pinup (wheel: pinup/_data/site_src; checkout: ./site_src)."""
-    package = Path(pinup.__file__).resolve().parent
-    for candidate in (package / "_data" / "site_src", package.parent.parent / "site_src"):
-        if (candidate / "DESIGN.md").is_file():
-            return candidate
-    return None
-
-
-def default_src(cwd: Path | None = None, *, create_example: bool = True) -> Path:
-    """./site_src, or a copy of the bundled example in ./pinup-example/site_src (made once).
-
-    Read-only commands (`wait`, `feedback`) pass create_example=False: they never copy anything.
-    """
-    cwd = cwd or Path.cwd()
-    local = cwd / "site_src"
-    if (local / "DESIGN.md").is_file():
-        return local
-    copy = cwd / EXAMPLE_COPY / "site_src"
-    if (copy / "DESIGN.md").is_file() or not create_example:
-        return copy if copy.is_dir() else local
-    example = bundled_example()
-    if example is None:
-        raise FileNotFoundError("no ./site_src/DESIGN.md and no bundled example: pass a workspace folder")
-    shutil.copytree(example, copy, ignore=shutil.ignore_patterns(".pinup", "__pycache__"))
-    return copy
-
-
-def resolve(src: str | Path | None, out: str | Path | None = None, store: str | Path | None = None, *,
-            must_exist: bool = True) -> Workspace:
-    """The workspace for SRC (or the default), its site (default: a `site/` folder beside it)."""
-    src_path = Path(src) if src else default_src(create_example=must_exist)
-    src_path = src_path.resolve()
-    if must_exist and not src_path.is_dir():
-        raise FileNotFoundError(f"workspace {src_path} is not a folder")
-    out_path = Path(out).resolve() if out else src_path.parent / "site"
-    store_path = Path(store).resolve() if store else src_path / ".pinup" / "feedback"
-    return Workspace(src=src_path, out=out_path, store=store_path)
+#: the watcher, `serve --generate` and start-up build the same folder: never two at once
+_BUILD_LOCK = threading.Lock()
 
 
 def _newest_source(src: Path) -> float:
@@ -82,61 +28,23 @@ def _newest_source(src: Path) -> float:
     return newest
 
 
-def _posts_elsewhere(ws: Workspace) -> bool:
-    """True when a built board embeds an API URL (built with --api-url for hosting): serve must rebuild
-    it, or local reviews would be sent to the hosted endpoint."""
-    import json
-    import re
-
-    pattern = re.compile(r'<script type="application/json" id="board-config">(.*?)</script>', re.S)
-    for page in (ws.out / "boards").glob("*/index.html"):
-        match = pattern.search(page.read_text(encoding="utf-8", errors="replace"))
-        try:
-            if match and json.loads(match.group(1)).get("apiUrl"):
-                return True
-        except ValueError:
-            return True
-    return False
-
-
 def needs_build(ws: Workspace) -> bool:
-    """True when the site is missing, older than a workspace file, or built for a hosted endpoint."""
+    """True when the site is missing, older than a workspace file, or built for a hosted endpoint
+    (its manifest records an `apiUrl`: local reviews must not be sent there)."""
+    from pinup.output import build_info
+
     manifest = ws.out / BUILD_MANIFEST
     if not manifest.is_file() or not (ws.out / "boards").is_dir():
         return True
-    return _newest_source(ws.src) > manifest.stat().st_mtime or _posts_elsewhere(ws)
+    return _newest_source(ws.src) > manifest.stat().st_mtime or bool(build_info(ws.out).get("apiUrl"))
 
 
-def build(ws: Workspace) -> None:
-    """Build the whole site through pinup.build (boards only while that module is missing)."""
-    try:
-        from pinup.build import BuildOptions, build_all
-    except ImportError:
-        _build_boards_only(ws)
-        return
-    build_all(BuildOptions(src=ws.src, out=ws.out, store=str(ws.store)))
+def build(ws: Workspace) -> object:
+    """Build the workspace's site for local review (no --api-url); returns the BuildResult."""
+    from pinup.build import BuildOptions, build_all
 
-
-def _build_boards_only(ws: Workspace) -> None:
-    from pinup.boards.build import build_boards
-    from pinup.output import OutputWriter
-
-    try:
-        from pinup.designmd.lint import lint_path
-
-        design = lint_path(ws.src / "DESIGN.md").design
-    except ImportError:
-        from pinup.designmd.model import DesignSystem
-
-        design = DesignSystem()
-
-    class _Options:
-        inline = False
-        api_url = None
-        templates = None
-
-    with OutputWriter(ws.out) as writer:
-        build_boards(ws.src, ws.out, design, _Options(), writer)
+    with _BUILD_LOCK:
+        return build_all(BuildOptions(src=ws.src, out=ws.out))
 
 
 def board_slugs(ws: Workspace) -> list[str]:
@@ -144,3 +52,14 @@ def board_slugs(ws: Workspace) -> list[str]:
     if not root.is_dir():
         return []
     return sorted(p.name for p in root.iterdir() if (p / "board.json").is_file())
+
+
+def board_rounds(out: Path) -> dict[str, int]:
+    """slug -> round of every built board (from its board.json): a changed round means "reload"."""
+    rounds: dict[str, int] = {}
+    for manifest in sorted((out / "boards").glob("*/board.json")):
+        try:
+            rounds[manifest.parent.name] = int(json.loads(manifest.read_text(encoding="utf-8"))["round"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return rounds

@@ -1,0 +1,51 @@
+"""Tell a running `pinup serve` that its site was rebuilt from outside (an agent's `pinup build`).
+
+Why: the agent loop is "write the next round, `pinup build`"; the reviewer's open tab must then
+move to that round by itself. The build finds the server from `serve.json` in the output folder
+and sends the documented `POST /api/reload` for each board whose round changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pinup.serve import servefile
+from pinup.serve.workspace import board_rounds
+
+
+@dataclass(frozen=True)
+class RunningServer:
+    """A live `pinup serve` for one output folder."""
+
+    out: Path
+    info: servefile.ServeInfo
+
+    def rounds(self) -> dict[str, int]:
+        return board_rounds(self.out)
+
+    def notify(self, before: dict[str, int]) -> str:
+        """Reload the boards whose round changed since `before`; returns the line to print."""
+        import httpx
+
+        changed = {slug: n for slug, n in self.rounds().items() if before.get(slug) != n}
+        if not changed:
+            return f"pinup serve ({self.info.base_url}): no board changed round; nothing to reload"
+        done: list[str] = []
+        for slug, round_ in sorted(changed.items()):
+            try:
+                response = httpx.post(f"{self.info.base_url}/api/reload", json={"board": slug}, timeout=5,
+                                      headers={"Authorization": f"Bearer {self.info.token}"})
+            except httpx.HTTPError as exc:
+                return f"pinup serve ({self.info.base_url}) did not answer ({exc}); reload the board by hand"
+            if response.status_code == 200:
+                done.append(f"{slug} (round {round_})")
+        return f"pinup serve ({self.info.base_url}): reloaded {', '.join(done) or 'nothing'}"
+
+
+def running_server(out: Path) -> RunningServer | None:
+    """The `pinup serve` serving `out`, when one is running."""
+    info = servefile.read(out / "serve.json")
+    if info is None or not servefile.pid_alive(info.pid):
+        return None
+    return RunningServer(out=out, info=info)

@@ -1,0 +1,114 @@
+"""`pinup serve` watches the workspace, rebuilds what changed, and tells every open page.
+
+Why: an edit to DESIGN.md, a board or a template should show in the browser without a command.
+`watchfiles` groups a burst of saves into one batch (it yields once no change came for `step`
+ms, and a batch that arrives while a build runs waits for the next one), so an editor's storm
+of writes costs a few rebuilds, not hundreds. The build is incremental (the OutputWriter skips
+unchanged outputs). A failed build is printed and sent to the pages (`build_error`); the last
+good site keeps being served. A workspace deleted under the server stops the watcher with one
+clear line, never a crash loop.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pinup.serve.workspace import Workspace, board_rounds, build
+
+IGNORED_NAMES = {"__pycache__", "node_modules"}
+IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".tmp", ".part")
+
+
+class WorkspaceFilter:
+    """Only workspace sources: no dot folders (.pinup, .git), caches, editor temp files, or the site."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.src = ws.src
+        self.out = ws.out
+
+    def __call__(self, change: Any, path: str) -> bool:
+        p = Path(path)
+        if p == self.out or self.out in p.parents:
+            return False
+        try:
+            parts = p.relative_to(self.src).parts
+        except ValueError:
+            return False
+        if any(part.startswith(".") or part in IGNORED_NAMES for part in parts):
+            return False
+        return not p.name.endswith(IGNORED_SUFFIXES)
+
+
+class Watcher:
+    """A thread that rebuilds `ws` after changes and reports to `boards` and `say` (stderr)."""
+
+    def __init__(self, ws: Workspace, boards: Any, say: Callable[[str], None], *, step_ms: int = 50) -> None:
+        self.ws = ws
+        self.boards = boards
+        self.say = say
+        self.step_ms = step_ms
+        self.stop_event = threading.Event()
+        self.rebuilds = 0
+        self.thread = threading.Thread(target=self.run, name="pinup-watch", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stop_event.set()
+
+    def run(self) -> None:
+        from watchfiles import watch
+
+        try:
+            for changes in watch(self.ws.src, watch_filter=WorkspaceFilter(self.ws), stop_event=self.stop_event,
+                                 step=self.step_ms, debounce=1600, raise_interrupt=False,
+                                 ignore_permission_denied=True):
+                if not self._workspace_present():
+                    return
+                self.rebuild(len(changes))
+        except Exception as exc:  # noqa: BLE001 - the watcher must never take the server down
+            if self._workspace_present():
+                self.say(f"SERVE_WATCH_STOPPED: {type(exc).__name__}: {exc}; restart pinup serve to watch again")
+        self._workspace_present()
+
+    def _workspace_present(self) -> bool:
+        if self.ws.src.is_dir() and (self.ws.src / "DESIGN.md").is_file() or self.stop_event.is_set():
+            return True
+        message = (f"the workspace {self.ws.src} (or its DESIGN.md) was removed; still serving the last build. "
+                   "Restore it and restart pinup serve to rebuild.")
+        self.say(f"SERVE_WORKSPACE_GONE: {message}")
+        self.boards.build_failed(message)
+        self.stop_event.set()
+        return False
+
+    def rebuild(self, changes: int) -> None:
+        """One incremental build; on success a `rebuilt` event, a reload for boards whose round changed."""
+        from pinup.build import BuildError
+
+        started = time.perf_counter()
+        before = board_rounds(self.ws.out)
+        try:
+            result: Any = build(self.ws)
+        except BuildError as exc:
+            self._failed(str(exc))
+            return
+        except Exception as exc:  # noqa: BLE001 - any build bug is reported, the last good site stays
+            self._failed(f"{type(exc).__name__}: {exc}")
+            return
+        self.rebuilds += 1
+        pages = [p for p in result.changed if p.endswith(".html")]
+        self.say(f"SERVE_REBUILT: {len(result.changed)} files changed ({changes} edits) "
+                 f"in {time.perf_counter() - started:.2f}s")
+        self.boards.rebuilt(result.build_id, pages)
+        for slug, round_ in board_rounds(self.ws.out).items():
+            if before.get(slug) != round_:
+                self.boards.reload(slug)
+
+    def _failed(self, message: str) -> None:
+        self.say(f"SERVE_BUILD_ERROR: {message} (still serving the last good build)")
+        self.boards.build_failed(message)

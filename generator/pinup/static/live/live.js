@@ -1,0 +1,102 @@
+/* pinup live reload for site pages served by `pinup serve` (never part of a static build).
+ *
+ * Listens to /api/events?site=1. When the served build changes (a "rebuilt" event, or a new
+ * version after a reconnect, e.g. across a restart) the page reloads and keeps its scroll
+ * position. A "build_error" shows a banner; the page keeps showing the last good build.
+ * EventSource reconnects by itself (the server sends `retry:`); if it gives up, the script
+ * polls /api/progress?site=1 every 2 s and goes back to SSE once the server answers.
+ * ?noSSE=1 forces polling and ?pollInterval=<ms> changes its interval (for tests).
+ */
+(function () {
+  "use strict";
+  var params = new URLSearchParams(location.search);
+  var pollInterval = Number(params.get("pollInterval")) || 2000;
+  var useSSE = params.get("noSSE") !== "1" && typeof EventSource === "function";
+  var KEY = "pinup-live-scroll:" + location.pathname;
+  var version = null;
+  var source = null;
+  var timer = null;
+
+  function restoreScroll() {
+    var saved = null;
+    try { saved = sessionStorage.getItem(KEY); sessionStorage.removeItem(KEY); } catch (e) { saved = null; }
+    if (saved !== null) {
+      var y = Number(saved) || 0;
+      var jump = function () { window.scrollTo({ top: y, left: 0, behavior: "instant" }); };
+      jump();
+      window.addEventListener("load", jump);
+    }
+  }
+
+  function reload() {
+    try { sessionStorage.setItem(KEY, String(window.scrollY)); } catch (e) { /* private mode */ }
+    location.reload();
+  }
+
+  function banner() {
+    var el = document.getElementById("pinup-live-error");
+    if (!el) {
+      el = document.createElement("div");
+      el.id = "pinup-live-error";
+      el.setAttribute("role", "alert");
+      el.style.cssText = "position:fixed;left:0;right:0;bottom:0;z-index:2147483647;padding:12px 16px;" +
+        "background:#8b1a1a;color:#fff;font:14px/1.4 system-ui,sans-serif;white-space:pre-wrap";
+      document.body.appendChild(el);
+    }
+    return el;
+  }
+
+  function showError(message) {
+    banner().textContent = "The last change did not build: " + message +
+      "\nThis page shows the last good build; fix the file and save again.";
+  }
+
+  function clearError() {
+    var el = document.getElementById("pinup-live-error");
+    if (el) { el.parentNode.removeChild(el); }
+  }
+
+  function seen(v) {
+    if (typeof v !== "string" || v === "") { return false; }
+    if (version !== null && v !== version) { reload(); return true; }
+    version = v;
+    return false;
+  }
+
+  function handle(data) {
+    if (!data || typeof data !== "object") { return; }
+    if (data.type === "build_error") { showError(String(data.message || "unknown error")); return; }
+    if (data.type === "rebuilt") { if (!seen(data.version)) { clearError(); } return; }
+    if (seen(data.version)) { return; }
+    if (data.buildError) { showError(String(data.buildError)); } else { clearError(); }
+  }
+
+  function poll() {
+    timer = null;
+    fetch("/api/progress?site=1", { cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        if (data) { handle(data); }
+        if (data && useSSE) { connect(); } else { timer = setTimeout(poll, pollInterval); }
+      })
+      .catch(function () { timer = setTimeout(poll, pollInterval); });
+  }
+
+  function connect() {
+    if (!useSSE) { poll(); return; }
+    source = new EventSource("/api/events?site=1");
+    source.onmessage = function (event) {
+      try { handle(JSON.parse(event.data)); } catch (e) { /* not ours */ }
+    };
+    source.onerror = function () {
+      if (source && source.readyState === EventSource.CLOSED) {  // the browser stopped retrying
+        source = null;
+        if (timer === null) { timer = setTimeout(poll, pollInterval); }
+      }
+    };
+  }
+
+  restoreScroll();
+  window.pinupLive = { version: function () { return version; } };
+  if (document.body) { connect(); } else { document.addEventListener("DOMContentLoaded", connect); }
+})();
