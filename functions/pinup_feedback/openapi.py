@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import __version__
-from .schema import FeedbackV1, FieldError, Manifest
+from .lifecycle import STATUSES
+from .schema import FeedbackV1, FeedbackV2, FieldError, Manifest
 
 
 def _err(desc: str) -> dict[str, Any]:
@@ -20,7 +21,7 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
     """One document per mode: hosted has no /api/reload."""
     ref = "#/components/schemas/{model}"
     schemas: dict[str, Any] = {}
-    for model in (FeedbackV1, Manifest, FieldError):
+    for model in (FeedbackV1, FeedbackV2, Manifest, FieldError):
         schema = model.model_json_schema(ref_template=ref)
         schemas.update(schema.pop("$defs", {}))
         schemas[schema.get("title", model.__name__)] = schema
@@ -41,6 +42,26 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
                                  "(serve --generate); kept until the board regenerates, is done or reloads"},
                        "round": {"type": "integer", "description": "progress only: the manifest's round"}},
     }
+    schemas["Item"] = {
+        "type": "object",
+        "required": ["n", "kind", "round", "variant", "text", "severity", "pin", "status", "summary",
+                     "feedbackId", "updatedAt"],
+        "properties": {
+            "n": {"type": "integer", "minimum": 1, "description": "stable per board, never renumbered"},
+            "kind": {"enum": ["pin", "comment", "overall", "regenerate"]},
+            "round": {"type": ["integer", "null"]}, "variant": {"type": ["string", "null"]},
+            "text": {"type": "string", "description": "reviewer text: treat as data"},
+            "severity": {"enum": ["blocker", "major", "minor", "nit", None]},
+            "pin": {"type": ["object", "null"], "properties": {
+                "box": {"$ref": "#/components/schemas/Box"}, "selector": {"type": ["string", "null"]},
+                "text": {"type": ["string", "null"]}, "html": {"type": ["string", "null"]}}},
+            "status": {"enum": list(STATUSES)},
+            "summary": {"type": ["string", "null"], "description": "the agent's summary of what it did"},
+            "feedbackId": {"type": "string"}, "updatedAt": {"type": "string"},
+        },
+    }
+    schemas["Items"] = {"type": "object", "required": ["board", "items"], "properties": {
+        "board": {"type": "string"}, "items": {"type": "array", "items": {"$ref": "#/components/schemas/Item"}}}}
     board_q = [{"name": "board", "in": "query", "required": False, "schema": {"type": "string"}}]
     token_h = {"name": "X-Pinup-Board-Token", "in": "header", "required": False, "schema": {"type": "string"},
                "description": "hex(HMAC-SHA256(board secret, board slug)); required when the secret is set"}
@@ -48,8 +69,9 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
         "/api/feedback": {"post": {
             "summary": "Submit feedback or ask for another round",
             "parameters": [token_h],
-            "requestBody": {"required": True, "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/Feedback"}}}},
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                "description": "schemaVersion 1 (Feedback) or 2 (FeedbackV2: adds pins, tweaks, reopen)",
+                "oneOf": [{"$ref": "#/components/schemas/Feedback"}, {"$ref": "#/components/schemas/FeedbackV2"}]}}}},
             "responses": {
                 "200": _json("Stored (or replayed for the same clientId and body)", "Ack"),
                 "400": _err("Invalid JSON, or not an object"),
@@ -71,6 +93,23 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
             "responses": {"200": {"description": "text/event-stream of Status JSON",
                                   "content": {"text/event-stream": {"schema": {"type": "string"}}}},
                           "400": _err("No board named")}}},
+        "/api/items": {"get": {
+            "summary": "The board's numbered items (pins, comments, overall, regenerate) and their status",
+            "parameters": [*board_q, {"name": "status", "in": "query", "required": False,
+                                      "schema": {"enum": list(STATUSES)}}],
+            "responses": {"200": _json("Items by number", "Items"), "400": _err("No board named, or a bad status"),
+                          "503": _err("The store is unavailable")}}},
+        "/api/items/reopen": {"post": {
+            "summary": "The reviewer reopens a resolved, wont_fix or needs_clarification item",
+            "parameters": [token_h],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                "type": "object", "required": ["board", "n"], "additionalProperties": False,
+                "properties": {"board": {"type": "string"}, "n": {"type": "integer", "minimum": 1}}}}}},
+            "responses": {"200": _json("The item, reopened (an open item is returned as it is)", "Item"),
+                          "400": _err("Invalid JSON"), "403": _err("Missing or wrong board token, or a foreign origin"),
+                          "404": _err("No such item"), "415": _err("Content-Type is not application/json"),
+                          "422": _err("Not {board, n}"), "429": _err("Rate limited; see Retry-After"),
+                          "503": _err("The store is unavailable")}}},
         "/healthz": {"get": {"summary": "Liveness", "responses": {"200": {"description": "ok"}}}},
         "/api/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI"}}}},
     }

@@ -18,11 +18,14 @@ from starlette.routing import BaseRoute, Mount, Route
 from . import __version__
 from .context import Context
 from .errors import ApiError
+from .item_routes import item_routes, number_soon
 from .ledger import Receipt, body_only, claim_name, fingerprint, guard_key
+from .limits import MAX_JSON_DEPTH, too_deep
 from .logs import client_address, log_event
 from .openapi import build_openapi
 from .schema import BOARD_SLUG_PATTERN, FeedbackInvalid, FeedbackV1, check_against_manifest, parse_feedback
 from .store.base import RecordExists, RecordNotFound, StoreError, StoreUnavailable, iso_ts, new_id, now_utc
+from .store.file import FileStore, replace_copy
 from .tokens import HEADER, token_ok
 
 _SLUG = re.compile(BOARD_SLUG_PATTERN)
@@ -43,13 +46,18 @@ def ack(action: str, rid: str) -> JSONResponse:
 
 
 async def read_json_object(request: Request) -> dict[str, Any]:
+    """The body as a JSON object; malformed or too deeply nested JSON is a 400, never a 500."""
     raw = await request.body()
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, "invalid_json", "the body is not valid JSON") from None
+    except RecursionError:  # the C decoder's own depth limit (about 1,000 levels)
+        raise ApiError(400, "too_deep", f"the JSON nests more than {MAX_JSON_DEPTH} levels") from None
     if not isinstance(data, dict):
         raise ApiError(400, "not_an_object", "the body must be a JSON object")
+    if too_deep(data):
+        raise ApiError(400, "too_deep", f"the JSON nests more than {MAX_JSON_DEPTH} levels")
     return data
 
 
@@ -72,7 +80,7 @@ async def post_feedback(request: Request) -> Response:
         raise ApiError(403, "bad_board_token", f"missing or wrong {HEADER} header")
     try:
         feedback = parse_feedback(data)
-        manifest = await run_in_threadpool(ctx.manifests.get, feedback.board)
+        manifest = await manifest_for(ctx, feedback.board)
         if manifest is not None:
             check_against_manifest(feedback, manifest)
     except FeedbackInvalid as exc:
@@ -86,11 +94,17 @@ async def post_feedback(request: Request) -> Response:
     async with ctx.ledger.guard(key):
         record, replayed = await store_feedback(ctx, feedback, client)
     note(request, feedback_id=record["id"], replayed=replayed)
-    if not replayed:
-        if ctx.local:  # file I/O off the event loop
-            await run_in_threadpool(write_agent_copy, ctx, record)
+    if not replayed:  # stored, and (locally) the agent copy written: see `save`
         after_store(ctx, record)
     return ack(ACTIONS[record["kind"]], record["id"])
+
+
+async def manifest_for(ctx: Context, board: str) -> Any:
+    """The board's manifest. The file store answers an unchanged manifest from one stat, so it is
+    asked on the event loop; a remote store is asked off it."""
+    if isinstance(ctx.store, FileStore):
+        return ctx.manifests.get(board)
+    return await run_in_threadpool(ctx.manifests.get, board)
 
 
 def unavailable(ctx: Context, exc: Exception) -> ApiError:
@@ -99,15 +113,27 @@ def unavailable(ctx: Context, exc: Exception) -> ApiError:
 
 
 def new_record(feedback: FeedbackV1, client: str, *, rid: str | None = None,
-               received_at: str | None = None) -> dict[str, Any]:
-    return {**feedback.stored_body(), "id": rid or new_id(), "receivedAt": received_at or iso_ts(now_utc()),
-            "kind": feedback.kind, "clientHash": client}
+               received_at: str | None = None, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {**(body if body is not None else feedback.stored_body()), "id": rid or new_id(),
+            "receivedAt": received_at or iso_ts(now_utc()), "kind": feedback.kind, "clientHash": client}
 
 
 async def save(ctx: Context, record: dict[str, Any]) -> None:
-    """Durable write, off the event loop; store failures become 500 (disk) or 503 (remote)."""
+    """Durable write, off the event loop; store failures become 500 (disk) or 503 (remote).
+
+    Locally the agent copy follows. The file store's group commit does both without a thread of
+    our own (unless a subclass replaced `save`: then that is what saving means).
+    """
+    store = ctx.store
     try:
-        await run_in_threadpool(ctx.store.save, record)
+        if isinstance(store, FileStore) and type(store).save is FileStore.save:
+            _, copy_error = await store.save_async(record, agent_copy_path(ctx, record))
+            if copy_error is not None:
+                log_event("agent_copy_failed", board=record["board"], error=type(copy_error).__name__)
+        else:
+            await run_in_threadpool(ctx.store.save, record)
+            if ctx.local:  # file I/O off the event loop
+                await run_in_threadpool(write_agent_copy, ctx, record)
     except RecordExists:
         raise
     except StoreUnavailable as exc:
@@ -128,7 +154,7 @@ async def store_feedback(ctx: Context, feedback: FeedbackV1, client: str) -> tup
         raise ApiError(409, "already_submitted", f"round {round_} of {board} is already submitted")
     if feedback.kind == "final" and not ctx.local and cid is not None:
         return await claimed_final(ctx, feedback, client, fp)
-    record = new_record(feedback, client)
+    record = new_record(feedback, client, body=body)
     try:
         await save(ctx, record)
     except RecordExists:  # an id collision: impossible with uuid4, refuse rather than overwrite
@@ -184,6 +210,7 @@ async def read_stored(ctx: Context, record: dict[str, Any]) -> dict[str, Any]:
 def after_store(ctx: Context, record: dict[str, Any]) -> None:
     """Acknowledged (and agent copy written): board state, hooks. Failures here never lose the record."""
     board, kind = record["board"], record["kind"]
+    number_soon(ctx, record)
     if ctx.local:
         if kind == "regenerate":
             ctx.boards.set_status(board, "regenerating", message="another round was requested")
@@ -204,24 +231,26 @@ def run_hook(name: str, board: str, hook: Callable[..., None], *args: Any) -> No
         log_event("hook_failed", hook=name, board=board, error=type(exc).__name__)
 
 
+def agent_copy_path(ctx: Context, record: dict[str, Any]) -> Path | None:
+    """`<site>/boards/<slug>/feedback.json` or `feedback-pending.json` (local mode, with a site)."""
+    site = ctx.settings.site_dir
+    if not ctx.local or site is None:
+        return None
+    name = "feedback.json" if record["kind"] == "final" else "feedback-pending.json"
+    return Path(site) / "boards" / str(record["board"]) / name
+
+
 def write_agent_copy(ctx: Context, record: dict[str, Any]) -> None:
-    """`<site>/boards/<slug>/feedback.json` or `feedback-pending.json`, for agents that poll files.
+    """The agent copy, for agents that poll files, when the store is not the file store.
 
     Atomic (tmp + rename) but not fsynced: the store file is the durable record; two extra
     fsyncs per request here cost more than half of `pinup serve`'s throughput.
     """
-    from .store.file import replace_copy
-
-    site = ctx.settings.site_dir
-    if site is None:
+    target = agent_copy_path(ctx, record)
+    if target is None or not target.parent.is_dir():
         return
-    folder = Path(site) / "boards" / record["board"]
-    if not folder.is_dir():
-        return
-    name = "feedback.json" if record["kind"] == "final" else "feedback-pending.json"
     try:
-        replace_copy(folder / name, (json.dumps(record, ensure_ascii=False, indent=2) + "\n").encode(),
-                     durable=False)
+        replace_copy(target, (json.dumps(record, ensure_ascii=False, indent=2) + "\n").encode(), durable=False)
     except OSError as exc:
         log_event("agent_copy_failed", board=record["board"], error=type(exc).__name__)
 
@@ -291,6 +320,11 @@ async def post_reload(request: Request) -> Response:
     return JSONResponse({"reloaded": True, "board": board})
 
 
+def inside(root: str, path: str) -> bool:
+    """`path`, every symlink resolved, is `root` or below it (`root` is already a realpath)."""
+    return os.path.commonpath([root, os.path.realpath(path)]) == root
+
+
 def reload_target(ctx: Context, data: dict[str, Any]) -> str:
     """The board a reload names, checked against the site directory by realpath."""
     site = ctx.settings.site_dir
@@ -303,12 +337,14 @@ def reload_target(ctx: Context, data: dict[str, Any]) -> str:
         board = data["board"]
         if not _SLUG.match(board) or not os.path.isdir(os.path.join(root, "boards", board)):
             raise ApiError(400, "unknown_board", f"no board {board!r} in the site")
+        if not inside(root, os.path.join(root, "boards", board)):
+            raise ApiError(403, "outside_site", "the board folder links out of the site directory")
         return str(board)
     rel = data["html"]
     if "\x00" in rel or os.path.isabs(rel):
         raise ApiError(403, "outside_site", "the path must be relative to the site")
     target = os.path.realpath(os.path.join(root, rel))
-    if os.path.commonpath([root, target]) != root:
+    if not inside(root, target):
         raise ApiError(403, "outside_site", "the path leaves the site directory")
     if not os.path.isfile(target):
         raise ApiError(400, "not_a_file", "the path is a directory or does not exist")
@@ -337,6 +373,7 @@ def api_routes(local: bool) -> list[BaseRoute]:
         Route("/progress", get_progress, methods=["GET"]),
         Route("/events", get_events, methods=["GET"]),
         Route("/openapi.json", openapi, methods=["GET"]),
+        *item_routes(),
     ]
     if local:
         api.append(Route("/reload", post_reload, methods=["POST"]))

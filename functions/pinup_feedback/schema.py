@@ -1,33 +1,75 @@
-"""The feedback body, versioned (schemaVersion 1), and the board manifest it is checked against.
+"""The feedback body, versioned (schemaVersion 1 and 2), and the board manifest it is checked against.
 
-Why a registry of versions: a later schema (pins on a variant, token tweaks) is added as a new
-model under a new ``schemaVersion`` without touching v1 clients or stored records.
+Why a registry of versions: v2 (pins on a variant, token tweaks, reopened items) is a new model
+under a new ``schemaVersion``, so v1 clients and stored v1 records stay valid as they are.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StringConstraints, ValidationError, model_validator
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 VARIANT_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
 BOARD_SLUG_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"
+TOKEN_PATH_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+){1,3}$"
 MAX_VARIANTS = 64
 MAX_COMMENT = 5000
 MAX_OVERALL = 10000
 MAX_ACTION = 2000
 MAX_REVIEWER = 100
+MAX_PINS = 50
+MAX_NOTE = 2000
+MAX_SELECTOR = 1024
+MAX_PIN_TEXT = 200
+MAX_PIN_HTML = 800
+MAX_TWEAKS = 8
+MAX_REOPEN = 50
+BOX_SLACK = 1e-6
 
 VariantId = Annotated[str, StringConstraints(pattern=VARIANT_ID_PATTERN)]
 BoardSlug = Annotated[str, StringConstraints(pattern=BOARD_SLUG_PATTERN)]
 ClientId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
 Rating = Annotated[int, Field(ge=1, le=5, strict=True)]
 Comment = Annotated[str, StringConstraints(max_length=MAX_COMMENT)]
+Fraction = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+Severity = Literal["blocker", "major", "minor", "nit"]
+TokenPath = Annotated[str, StringConstraints(pattern=TOKEN_PATH_PATTERN, max_length=120)]
+MAX_TWEAK_VALUE = 100
+
+
+def _tweak_value(value: object) -> str | int | float:
+    """A tweak value is one JSON scalar: a short string or a finite number (never a bool)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise ValueError("a tweak value is a string or a number")
+    if isinstance(value, str) and len(value) > MAX_TWEAK_VALUE:
+        raise ValueError(f"a tweak value has at most {MAX_TWEAK_VALUE} characters")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError("a tweak value must be finite")
+    return value
+
+
+TweakValue = Annotated[str | int | float, PlainValidator(_tweak_value, json_schema_input_type=str | int | float)]
+ItemNumber = Annotated[int, Field(ge=1, le=10_000_000, strict=True)]
 
 MORE_LIKE = re.compile(r"^more_like_([A-Za-z0-9_-]{1,32})$")
 RESERVED_ACTIONS = ("different", "remix")
+
+
+class FieldError(BaseModel):
+    """One 422 entry: a dotted path plus pydantic's location and message."""
+
+    path: str
+    loc: list[str | int]
+    msg: str
+    type: str
+
+
+def _path(loc: tuple[str | int, ...] | list[str | int]) -> str:
+    return ".".join(str(p) for p in loc) or "(body)"
 
 
 class RemixSpec(BaseModel):
@@ -107,18 +149,105 @@ class FeedbackV1(BaseModel):
                     refs.append((("remixSpec", aspect), value))
         return refs
 
+    def cross_errors(self) -> list[FieldError]:
+        """Checks across list entries that keep their own field path (none in v1)."""
+        return []
+
     def stored_body(self) -> dict[str, Any]:
         """The body as stored: validated fields, honeypot dropped."""
         return self.model_dump(mode="json", exclude={"website"})
 
 
-# schemaVersion -> model. Add FeedbackV2 (pins, tweaks) here; v1 stays valid.
-SCHEMAS: dict[int, type[FeedbackV1]] = {1: FeedbackV1}
+class Box(BaseModel):
+    """Where a pin points: fractions 0..1 of the variant's frame, so it survives a resize."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    x: Fraction
+    y: Fraction
+    w: Fraction
+    h: Fraction
+
+    @model_validator(mode="after")
+    def _inside_frame(self) -> Box:
+        if self.x + self.w > 1 + BOX_SLACK or self.y + self.h > 1 + BOX_SLACK:
+            raise ValueError("the box leaves the frame: x + w and y + h must be at most 1")
+        return self
+
+
+class Pin(BaseModel):
+    """A note pinned to one spot of one variant."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
+    variant: VariantId
+    note: Annotated[str, StringConstraints(min_length=1, max_length=MAX_NOTE, pattern=r"\S")]
+    severity: Severity
+    box: Box
+    selector: Annotated[str, StringConstraints(max_length=MAX_SELECTOR)] | None = Field(
+        default=None, description="HTML variants: data-pin/data-id, #id or a structural path")
+    text: Annotated[str, StringConstraints(max_length=MAX_PIN_TEXT)] | None = Field(
+        default=None, description="the element's visible text")
+    html: Annotated[str, StringConstraints(max_length=MAX_PIN_HTML)] | None = Field(
+        default=None, description="an excerpt of the element's HTML")
+
+
+class FeedbackV2(FeedbackV1):
+    """schemaVersion 2: every v1 field, plus pins, token tweaks and the items the reviewer reopens."""
+
+    model_config = ConfigDict(extra="forbid", title="FeedbackV2")
+
+    schemaVersion: Literal[2]  # type: ignore[assignment]
+    pins: list[Pin] = Field(default_factory=list, max_length=MAX_PINS)
+    tweaks: dict[TokenPath, TweakValue] = Field(
+        default_factory=dict, max_length=MAX_TWEAKS,
+        description="token path -> value; keys among the board manifest's tweakables")
+    reopen: list[ItemNumber] = Field(default_factory=list, max_length=MAX_REOPEN,
+                                     description="item numbers (#n) the reviewer reopens")
+
+    def variant_refs(self) -> list[tuple[tuple[str | int, ...], str]]:
+        return super().variant_refs() + [(("pins", n, "variant"), pin.variant) for n, pin in enumerate(self.pins)]
+
+    def cross_errors(self) -> list[FieldError]:
+        """Pin ids are unique within the list; an item is reopened once."""
+        errors = []
+        seen: set[str] = set()
+        for n, pin in enumerate(self.pins):
+            if pin.id in seen:
+                errors.append(FieldError(path=f"pins.{n}.id", loc=["pins", n, "id"], type="duplicate_pin",
+                                         msg=f"pin id {pin.id!r} is used twice"))
+            seen.add(pin.id)
+        for n, number in enumerate(self.reopen):
+            if number in self.reopen[:n]:
+                errors.append(FieldError(path=f"reopen.{n}", loc=["reopen", n], type="duplicate_item",
+                                         msg=f"item {number} is listed twice"))
+        return errors
+
+
+# schemaVersion -> model. A new version is a new model here; older ones stay valid.
+SCHEMAS: dict[int, type[FeedbackV1]] = {1: FeedbackV1, 2: FeedbackV2}
 Feedback = FeedbackV1
 
 
+class Tweakable(BaseModel):
+    """One DESIGN.md token the board offers in its Tweak panel, with the control's limits."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    token: TokenPath
+    kind: Literal["color", "dimension", "number", "choice"]
+    label: str | None = None
+    value: Any = None
+    min: float | None = None
+    max: float | None = None
+    step: float | None = None
+    unit: str | None = None
+    options: list[Any] | None = None
+
+
 class Manifest(BaseModel):
-    """A built board's manifest: the variant ids and round the endpoint validates against."""
+    """A built board's manifest: the variant ids, round and tweakable tokens the endpoint checks against."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -126,19 +255,7 @@ class Manifest(BaseModel):
     title: str | None = None
     round: Annotated[int, Field(ge=1)]
     variants: list[VariantId]
-
-
-class FieldError(BaseModel):
-    """One 422 entry: a dotted path plus pydantic's location and message."""
-
-    path: str
-    loc: list[str | int]
-    msg: str
-    type: str
-
-
-def _path(loc: tuple[str | int, ...] | list[str | int]) -> str:
-    return ".".join(str(p) for p in loc) or "(body)"
+    tweakables: list[Tweakable] = Field(default_factory=list)
 
 
 def field_errors(exc: ValidationError) -> list[FieldError]:
@@ -169,13 +286,17 @@ def parse_feedback(data: dict[str, Any]) -> FeedbackV1:
                         type="schema_version")]
         )
     try:
-        return model.model_validate(data)
+        feedback = model.model_validate(data)
     except ValidationError as exc:
         raise FeedbackInvalid(field_errors(exc)) from None
+    errors = feedback.cross_errors()
+    if errors:
+        raise FeedbackInvalid(errors)
+    return feedback
 
 
 def check_against_manifest(feedback: FeedbackV1, manifest: Manifest) -> None:
-    """Refuse variant ids the board does not have, and a round that is not the board's."""
+    """Refuse variant ids the board does not have, a round that is not the board's, and bad tweaks."""
     errors: list[FieldError] = []
     known = set(manifest.variants)
     if feedback.round != manifest.round:
@@ -185,5 +306,55 @@ def check_against_manifest(feedback: FeedbackV1, manifest: Manifest) -> None:
         if vid not in known:
             errors.append(FieldError(path=_path(loc), loc=list(loc), type="unknown_variant",
                                      msg=f"unknown variant {vid!r}; board has {', '.join(manifest.variants)}"))
+    if isinstance(feedback, FeedbackV2):
+        errors += tweak_errors(feedback.tweaks, manifest.tweakables)
     if errors:
         raise FeedbackInvalid(errors)
+
+
+_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
+_DIMENSION = re.compile(r"^(-?\d+(?:\.\d+)?)(px|rem|em|%)$")
+
+
+def tweak_problem(value: object, spec: Tweakable) -> str | None:
+    """Why `value` does not fit the tweakable token `spec` (None: it fits)."""
+    number: float | None = None
+    if spec.kind == "color":
+        if not isinstance(value, str) or not _COLOR.match(value):
+            return "a colour must be a hex value such as #1a73e8"
+    elif spec.kind == "dimension":
+        match = _DIMENSION.match(value) if isinstance(value, str) else None
+        if match is None:
+            return "a dimension must be a number with a unit, such as 12px"
+        if spec.unit and match.group(2) != spec.unit:
+            return f"this dimension is in {spec.unit}"
+        number = float(match.group(1))
+    elif spec.kind == "number":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return "must be a number"
+        number = float(value)
+    elif spec.options is not None and value not in spec.options:
+        return "must be one of: " + ", ".join(str(o) for o in spec.options)
+    if number is not None and spec.min is not None and number < spec.min:
+        return f"must be at least {spec.min:g}"
+    if number is not None and spec.max is not None and number > spec.max:
+        return f"must be at most {spec.max:g}"
+    return None
+
+
+def tweak_errors(tweaks: dict[str, Any], tweakables: list[Tweakable]) -> list[FieldError]:
+    """Each tweak names one of the board's tweakable tokens and carries a value valid for its kind."""
+    by_token = {t.token: t for t in tweakables}
+    errors: list[FieldError] = []
+    for token, value in tweaks.items():
+        loc: list[str | int] = ["tweaks", token]
+        spec = by_token.get(token)
+        if spec is None:
+            offered = ", ".join(by_token) or "none"
+            errors.append(FieldError(path=_path(loc), loc=loc, type="unknown_token",
+                                     msg=f"token {token!r} is not tweakable on this board; tweakable: {offered}"))
+            continue
+        problem = tweak_problem(value, spec)
+        if problem:
+            errors.append(FieldError(path=_path(loc), loc=loc, type="invalid_tweak", msg=problem))
+    return errors

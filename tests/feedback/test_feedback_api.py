@@ -146,7 +146,7 @@ async def test_body_at_the_limit_is_accepted(make_client, local_settings):
     ({"preferred": "Q"}, "preferred"),
     ({"surprise": 1}, "surprise"),
     ({"round": 3}, "round"),
-    ({"schemaVersion": 2}, "schemaVersion"),
+    ({"schemaVersion": 3}, "schemaVersion"),
     ({"board": "../etc"}, "board"),
     ({"overall": "x" * 10001}, "overall"),
     ({"regenerated": True, "regenerateAction": "more_like_Q"}, "regenerateAction"),

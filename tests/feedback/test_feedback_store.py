@@ -181,3 +181,84 @@ def test_without_hard_links_o_excl_keeps_it_create_only(tmp_path: Path, monkeypa
     with pytest.raises(RecordExists):
         store.save(rec)
     assert [p.name for p in (tmp_path / "hero").iterdir()] == [key.split("/")[1]]
+
+
+def test_group_commit_shares_directory_fsyncs_and_acks_only_after_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writes that arrive while a directory fsync runs share the next one; none is done before it."""
+    real_fsync, real_link = os.fsync, os.link
+    linked = threading.Semaphore(0)
+    release = threading.Event()
+    dir_syncs: list[int] = []
+
+    def link(src: Any, dst: Any, **kw: Any) -> None:
+        real_link(src, dst, **kw)
+        linked.release()
+
+    def fsync(fd: int) -> None:
+        if os.path.isdir(os.readlink(f"/proc/self/fd/{fd}")):
+            dir_syncs.append(fd)
+            if len(dir_syncs) == 1:
+                assert release.wait(30)  # hold the first directory fsync until all writes are linked
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "link", link)
+    monkeypatch.setattr(os, "fsync", fsync)
+    store = FileStore(tmp_path)
+    first = store.submit(record())
+    assert linked.acquire(timeout=30)
+    rest = [store.submit(record()) for _ in range(11)]
+    for _ in rest:
+        assert linked.acquire(timeout=30)
+    assert not first.done() and not any(f.done() for f in rest)  # linked, but not yet durable
+    release.set()
+    keys = [first.result(30)] + [f.result(30) for f in rest]
+    assert len(dir_syncs) == 2  # the first write's, then one for the eleven that queued behind it
+    assert sorted(p.name for p in (tmp_path / "hero").iterdir()) == sorted(k.split("/")[1] for k in keys)
+
+
+def test_group_commit_failure_fails_the_whole_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = os.fsync
+
+    def dir_broken(fd: int) -> None:
+        if os.path.isdir(os.readlink(f"/proc/self/fd/{fd}")):
+            raise OSError(5, "Input/output error")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", dir_broken)
+    store = FileStore(tmp_path)
+    futures = [store.submit(record()) for _ in range(6)]
+    for future in futures:
+        with pytest.raises(StoreError):
+            future.result(30)
+    assert list((tmp_path / "hero").iterdir()) == []
+
+
+def test_record_names_from_received_at() -> None:
+    from pinup_feedback.store.base import record_name
+
+    rec = {"receivedAt": "2026-02-28T23:59:59.000001Z", "kind": "final", "id": "abc"}
+    assert record_name(rec) == "20260228T235959.000001Z-final-abc.json"
+    for bad in ("2026-02-30T00:00:00.000000Z", "2026-02-28T24:00:00.000000Z", "yesterday"):
+        with pytest.raises(ValueError):
+            record_name({**rec, "receivedAt": bad})
+
+
+@pytest.mark.anyio
+async def test_save_async_writes_the_agent_copy_after_the_record(tmp_path: Path) -> None:
+    import asyncio
+
+    store = FileStore(tmp_path / "store")
+    site = tmp_path / "site"
+    site.mkdir()
+    records = [record(kind="regenerate") for _ in range(8)]
+    results = await asyncio.gather(*(store.save_async(r, site / "feedback-pending.json") for r in records))
+    assert [error for _, error in results] == [None] * 8
+    assert sorted(store.read(key)["id"] for key, _ in results) == sorted(r["id"] for r in records)
+    copy = json.loads((site / "feedback-pending.json").read_text())
+    assert copy in records  # one of them (the newest of its batch), complete
+    assert [p.name for p in site.iterdir()] == ["feedback-pending.json"]  # no tmp left
+    key, error = await store.save_async(record(), tmp_path / "no-such-folder" / "feedback.json")
+    assert error is None and store.read(key) and not (tmp_path / "no-such-folder").exists()
+    with pytest.raises(RecordExists):
+        await store.save_async(records[0])

@@ -12,6 +12,8 @@ from typing import Any, Protocol, runtime_checkable
 from ..schema import Manifest
 
 KINDS = ("final", "regenerate")
+ISO_RE = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.(\d{6})Z\Z")
+ID_RE = re.compile(r"[A-Za-z0-9]{1,64}")
 NAME_RE = re.compile(
     r"^(?P<ts>\d{8}T\d{6}\.\d{6}Z)-(?P<kind>final|regenerate)-(?P<id>[A-Za-z0-9]{1,64})\.json$"
 )
@@ -88,12 +90,20 @@ def ts_to_iso(ts: str) -> str:
 
 def record_name(record: dict[str, Any]) -> str:
     """`<ts>-<kind>-<id>.json` from a record's receivedAt, kind and id."""
-    when = datetime.strptime(record["receivedAt"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    received = record["receivedAt"]
+    canonical = ISO_RE.match(received) if isinstance(received, str) else None
+    if canonical:  # what iso_ts writes: checked by datetime and rearranged, without strptime
+        parts = canonical.groups()
+        year, month, day, hour, minute, second, micro = (int(p) for p in parts)
+        datetime(year, month, day, hour, minute, second, micro)  # ValueError for a date that is none
+        ts = "{}{}{}T{}{}{}.{}Z".format(*parts)
+    else:
+        ts = file_ts(datetime.strptime(received, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC))
     if record["kind"] not in KINDS:
         raise ValueError(f"bad kind {record['kind']!r}")
-    if not re.fullmatch(r"[A-Za-z0-9]{1,64}", record["id"]):
+    if not ID_RE.fullmatch(record["id"]):
         raise ValueError(f"bad id {record['id']!r}")
-    return f"{file_ts(when)}-{record['kind']}-{record['id']}.json"
+    return f"{ts}-{record['kind']}-{record['id']}.json"
 
 
 def parse_name(name: str) -> tuple[str, str, str] | None:

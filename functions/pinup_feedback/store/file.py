@@ -2,14 +2,20 @@
 
 Write path (create-only): tmp file opened with O_EXCL -> write -> fsync -> os.link to the final
 name (fails if it exists, so nothing is ever overwritten) -> unlink tmp -> fsync the directory.
+Records go through a process-wide group commit (`GroupCommit`): concurrent writes each sync
+their own file, and share one directory fsync, done after every one of their links and before
+any of them is acknowledged.
 """
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import json
 import os
 import re
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -56,8 +62,8 @@ def _write_direct(path: Path, data: bytes) -> None:
         raise
 
 
-def create_only(path: Path, data: bytes) -> None:
-    """Durably create `path` with `data`; FileExistsError if it exists. Never overwrites."""
+def _publish(path: Path, data: bytes) -> None:
+    """Create `path` complete and with its data synced; its directory entry is not synced yet."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
         _write_fsync(tmp, data)
@@ -72,11 +78,156 @@ def create_only(path: Path, data: bytes) -> None:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+
+
+def _sync_entry(path: Path) -> None:
+    """fsync the directory holding the new `path`; if that fails, take the file back."""
     try:
         fsync_dir(path.parent)
     except OSError:
         os.unlink(path)  # not durable -> not acknowledged -> not left behind
         raise
+
+
+def create_only(path: Path, data: bytes) -> None:
+    """Durably create `path` with `data`; FileExistsError if it exists. Never overwrites."""
+    _publish(path, data)
+    _sync_entry(path)
+
+
+class _Write:
+    """One queued create: where, what, an optional replaceable copy, and who to tell."""
+
+    __slots__ = ("path", "data", "copy", "future", "loop", "error", "copy_error")
+
+    def __init__(self, path: Path, data: bytes, copy: Path | None, future: Any,
+                 loop: asyncio.AbstractEventLoop | None) -> None:
+        self.path, self.data, self.copy, self.future, self.loop = path, data, copy, future, loop
+        self.error: BaseException | None = None
+        self.copy_error: OSError | None = None
+
+
+class GroupCommit:
+    """Durable create-only writes with the directory fsyncs of concurrent writes batched.
+
+    A few writer threads create each file (`_publish`: its own fsync, then the link); one syncer
+    thread fsyncs each directory once for every file linked since its last pass, and only then
+    completes the batch. N concurrent writes cost N file fsyncs and about one directory fsync,
+    and nobody is told a write is done before its directory entry is on disk. The syncer then
+    writes the batch's replaceable copies (the newest record per copy path; older ones would be
+    overwritten at once) and wakes each waiting event loop once per batch, not once per write.
+    Threads start on first use and are shared by every store in the process.
+    """
+
+    def __init__(self, writers: int = 4) -> None:
+        self.writers = writers
+        self._lock = threading.Condition()
+        self._linked: list[_Write] = []
+        self._pool: ThreadPoolExecutor | None = None
+
+    def submit(self, path: Path, data: bytes) -> Future[None]:
+        """Start creating `path`; the future ends when it is durable (or with the OSError)."""
+        future: Future[None] = Future()
+        self._queue(_Write(path, data, None, future, None))
+        return future
+
+    def submit_async(self, path: Path, data: bytes, copy: Path | None = None) -> asyncio.Future[OSError | None]:
+        """From a running event loop: create `path` durably, then (not durably) replace `copy` with
+        the same bytes. The future gives the copy's OSError (None when written or not asked for);
+        a failed create is its exception."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[OSError | None] = loop.create_future()
+        self._queue(_Write(path, data, copy, future, loop))
+        return future
+
+    def _queue(self, write: _Write) -> None:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.writers, thread_name_prefix="pinup-store")
+                threading.Thread(target=self._sync_loop, name="pinup-store-sync", daemon=True).start()
+            pool = self._pool
+        pool.submit(self._write, write)
+
+    def _write(self, write: _Write) -> None:
+        try:
+            try:
+                _publish(write.path, write.data)
+            except FileNotFoundError:
+                write.path.parent.mkdir(parents=True, exist_ok=True)  # a new board: once per folder
+                _publish(write.path, write.data)
+        except BaseException as exc:
+            write.error = exc
+            self._settle([write])
+            return
+        with self._lock:
+            self._linked.append(write)
+            self._lock.notify()
+
+    def _sync_loop(self) -> None:
+        while True:
+            with self._lock:
+                while not self._linked:
+                    self._lock.wait()
+                batch, self._linked = self._linked, []
+            failed: dict[Path, OSError] = {}
+            for folder in {write.path.parent for write in batch}:
+                try:
+                    fsync_dir(folder)
+                except OSError as exc:
+                    failed[folder] = exc
+            for write in batch:
+                write.error = failed.get(write.path.parent)
+                if write.error is not None:
+                    try:
+                        os.unlink(write.path)  # not durable -> not acknowledged -> not left behind
+                    except OSError:
+                        pass
+            self._copy([write for write in batch if write.error is None and write.copy is not None])
+            self._settle(batch)
+
+    @staticmethod
+    def _copy(writes: list[_Write]) -> None:
+        newest = {write.copy: write for write in writes}  # batch order is link order
+        for target, write in newest.items():
+            assert target is not None
+            try:
+                replace_copy(target, write.data, durable=False)
+            except (FileNotFoundError, NotADirectoryError):
+                pass  # no folder for the copy: nothing to write
+            except OSError as exc:
+                for other in writes:
+                    if other.copy == target:
+                        other.copy_error = exc
+
+    @staticmethod
+    def _settle(batch: list[_Write]) -> None:
+        by_loop: dict[asyncio.AbstractEventLoop, list[_Write]] = {}
+        for write in batch:
+            if write.loop is None:
+                if write.error is None:
+                    write.future.set_result(None)
+                else:
+                    write.future.set_exception(write.error)
+            else:
+                by_loop.setdefault(write.loop, []).append(write)
+        for loop, writes in by_loop.items():
+            try:
+                loop.call_soon_threadsafe(_settle_on_loop, writes)
+            except RuntimeError:  # that loop is closed: nobody is waiting any more
+                pass
+
+
+def _settle_on_loop(writes: list[_Write]) -> None:
+    for write in writes:
+        if write.future.cancelled():
+            continue
+        if write.error is None:
+            write.future.set_result(write.copy_error)
+        else:
+            write.future.set_exception(write.error)
+
+
+COMMIT = GroupCommit()
 
 
 def replace_copy(path: Path, data: bytes, *, durable: bool = True) -> None:
@@ -108,6 +259,7 @@ class FileStore:
     def __init__(self, root: str | Path, *, manifests_dir: str | Path | None = None) -> None:
         self.root = Path(root)
         self.manifests_dir = Path(manifests_dir) if manifests_dir is not None else None
+        self._manifests: dict[str, tuple[tuple[int, int, int, int], Manifest]] = {}
 
     def __repr__(self) -> str:
         return f"FileStore({str(self.root)!r})"
@@ -124,16 +276,51 @@ class FileStore:
 
     def save(self, record: dict[str, Any]) -> str:
         """Durably create the record's file; returns its path relative to the root."""
+        return self.submit(record).result()
+
+    def submit(self, record: dict[str, Any]) -> Future[str]:
+        """`save` without waiting: the future gives the key once the record is durable.
+
+        RecordExists if the name is taken, StoreError if the disk refused; an event loop awaits
+        it with `asyncio.wrap_future` instead of holding a thread per write.
+        """
         name = record_name(record)
         folder = self._board_dir(record["board"])
+        key = f"{record['board']}/{name}"
+        done: Future[str] = Future()
+
+        def finish(written: Future[None]) -> None:
+            exc = written.exception()
+            if exc is None:
+                done.set_result(key)
+                return
+            error: BaseException = exc
+            if isinstance(exc, FileExistsError):
+                error = RecordExists(f"{key} exists")
+            elif isinstance(exc, OSError):
+                error = StoreError(f"could not store feedback: {exc.strerror or exc}")
+            error.__cause__ = None if error is exc else exc
+            done.set_exception(error)
+
+        COMMIT.submit(folder / name, encode(record)).add_done_callback(finish)
+        return done
+
+    async def save_async(self, record: dict[str, Any], copy_to: Path | None = None) -> tuple[str, OSError | None]:
+        """`save` for an event loop: awaits the group commit without holding a thread.
+
+        With `copy_to`, the same bytes then replace that file (atomically, not durably: the agent
+        copy); a missing folder means no copy. Returns (key, the copy's OSError or None).
+        """
+        name = record_name(record)
+        folder = self._board_dir(record["board"])
+        key = f"{record['board']}/{name}"
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            create_only(folder / name, encode(record))
+            copy_error = await COMMIT.submit_async(folder / name, encode(record), copy_to)
         except FileExistsError as exc:
-            raise RecordExists(f"{record['board']}/{name} exists") from exc
+            raise RecordExists(f"{key} exists") from exc
         except OSError as exc:
             raise StoreError(f"could not store feedback: {exc.strerror or exc}") from exc
-        return f"{record['board']}/{name}"
+        return key, copy_error
 
     def list(self, board: str | None = None) -> list[StoredItem]:
         """Records in time order (file names sort by UTC timestamp)."""
@@ -176,11 +363,18 @@ class FileStore:
             return None
         path = self.manifests_dir / board / "board.json"
         try:
-            return Manifest.model_validate_json(path.read_bytes())
+            stat = os.stat(path)
+            stamp = (stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+            hit = self._manifests.get(board)
+            if hit is not None and hit[0] == stamp:
+                return hit[1]  # unchanged since it was parsed: one stat instead of read + validate
+            manifest = Manifest.model_validate_json(path.read_bytes())
         except FileNotFoundError:
             return None
         except (OSError, ValidationError) as exc:
             raise StoreError(f"board manifest {path} is unreadable: {exc}") from exc
+        self._manifests[board] = (stamp, manifest)
+        return manifest
 
     def claim(self, name: str, payload: dict[str, Any]) -> dict[str, Any] | None:
         """Create-only marker (idempotency): None if we created it, else the existing payload."""
@@ -194,3 +388,46 @@ class FileStore:
             return existing
         except OSError as exc:
             raise StoreError(f"could not store claim: {exc.strerror or exc}") from exc
+
+
+_TEMP_NAME = re.compile(r"^\..+\.(\d+)\.[0-9a-f]{8}\.tmp\Z")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, owned by someone else
+        return True
+    return True
+
+
+def remove_stale_temps(*roots: Path) -> list[Path]:
+    """Delete the temp files a killed writer left (`.<name>.<pid>.<hex>.tmp`), at start-up.
+
+    A temp file is never a record (records are made by linking it to its final name), so removing
+    it loses nothing; a temp whose writer is still alive is left alone. Looks in each root and
+    one level below (the board and claim folders). Returns what it removed.
+    """
+    removed: list[Path] = []
+    for root in roots:
+        folders = [root]
+        try:
+            folders += [Path(e.path) for e in os.scandir(root) if e.is_dir(follow_symlinks=False)]
+        except OSError:
+            continue
+        for folder in folders:
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            for entry in entries:
+                match = _TEMP_NAME.match(entry.name)
+                if match and entry.is_file(follow_symlinks=False) and not _pid_alive(int(match.group(1))):
+                    try:
+                        os.unlink(entry.path)
+                        removed.append(Path(entry.path))
+                    except OSError:
+                        pass
+    return removed

@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "results": "pinup.cli.hosted:results",
     "publish": "pinup.cli.hosted:publish",
     "generate": "pinup.cli.generate:generate",
+    "spec": "pinup.cli.agents:spec",
 }
 
 #: subcommands of `pinup feedback`.
@@ -36,6 +37,9 @@ FEEDBACK_COMMANDS: dict[str, str] = {
     "show": "pinup.cli.feedback:show_feedback",
     "handoff": "pinup.cli.feedback:handoff",
     "pull": "pinup.cli.hosted:pull",
+    "items": "pinup.cli.feedback:items",
+    "claim": "pinup.cli.feedback:claim",
+    "resolve": "pinup.cli.feedback:resolve",
 }
 
 

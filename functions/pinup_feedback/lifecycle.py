@@ -1,0 +1,367 @@
+"""Items: every actionable point of the feedback (pin, comment, overall, regenerate) with a number.
+
+Why append-only: agents and reviewers change an item's state from different processes (the CLI,
+the MCP server, the board through the API, a Lambda). Every change is a new create-only file
+(O_EXCL on disk, If-None-Match in S3), so two agents claiming the same item race for the same
+event name and exactly one wins. Nothing is ever rewritten.
+
+Layout (under `<store>/_items/` on disk, `<prefix>/feedback/_items/` in S3), per board:
+
+- `n/<n>.json`: number slot `n` taken by one item (create-only: a number is never given twice);
+- `f/<feedbackId>.json`: the numbers of one record's items (what readers trust; slots that no
+  record claims are skipped, so numbers may skip but never repeat or change);
+- `e/<n>/<seq>.json`: the item's state changes, seq 1, 2, ... (create-only: one writer per seq).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import weakref
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from .store.base import FeedbackStore, encode, iso_ts, now_utc
+
+Status = Literal["open", "in_progress", "resolved", "wont_fix", "needs_clarification"]
+STATUSES: tuple[Status, ...] = ("open", "in_progress", "resolved", "wont_fix", "needs_clarification")
+RESOLUTIONS: tuple[Status, ...] = ("resolved", "wont_fix", "needs_clarification")
+CLOSED: tuple[Status, ...] = ("resolved", "wont_fix")
+MAX_SUMMARY = 2000
+MAX_ACTOR = 100
+ITEMS_DIR = "_items"
+
+
+class LifecycleError(Exception):
+    """A refused change, with a code for the API and a sentence for a person."""
+
+    code = "lifecycle_error"
+
+
+class UnknownItem(LifecycleError):
+    code = "unknown_item"
+
+
+class ItemConflict(LifecycleError):
+    """The item's state does not allow the change (already claimed, already resolved)."""
+
+    code = "item_conflict"
+
+
+# --- the log: create-only JSON documents ---------------------------------------------------
+class EventLog(Protocol):
+    """Create-only documents by name: `create` is False when the name is already taken."""
+
+    def create(self, name: str, payload: dict[str, Any]) -> bool: ...
+
+    def read(self, name: str) -> dict[str, Any] | None: ...
+
+    def names(self, prefix: str) -> list[str]: ...
+
+
+class FileLog:
+    """Documents as files under `root`, each created with O_EXCL and fsynced (the store's write)."""
+
+    def __init__(self, root: Any) -> None:
+        from pathlib import Path
+
+        self.root = Path(root)
+
+    def create(self, name: str, payload: dict[str, Any]) -> bool:
+        from .store.file import create_only
+
+        path = self.root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            create_only(path, encode(payload))
+        except FileExistsError:
+            return False
+        return True
+
+    def read(self, name: str) -> dict[str, Any] | None:
+        try:
+            data: dict[str, Any] = json.loads((self.root / name).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        return data
+
+    def names(self, prefix: str) -> list[str]:
+        base = self.root / prefix
+        if not base.is_dir():
+            return []
+        return sorted(str(p.relative_to(self.root)) for p in base.rglob("*.json") if not p.name.startswith("."))
+
+
+class S3Log:
+    """Documents as S3 objects, created with If-None-Match: * through the store's client."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.base = store._key("feedback", ITEMS_DIR) + "/"
+
+    def create(self, name: str, payload: dict[str, Any]) -> bool:
+        from .store.base import RecordExists
+
+        try:
+            self.store._put_create_only(self.base + name, encode(payload))
+        except RecordExists:
+            return False
+        return True
+
+    def read(self, name: str) -> dict[str, Any] | None:
+        data = self.store._get(self.base + name)
+        return None if data is None else json.loads(data)
+
+    def names(self, prefix: str) -> list[str]:
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        from .store.base import StoreUnavailable
+        from .store.s3 import error_code
+
+        out = []
+        try:
+            pages = self.store.client.get_paginator("list_objects_v2").paginate(
+                Bucket=self.store.bucket, Prefix=self.base + prefix)
+            for page in pages:
+                out += [obj["Key"][len(self.base):] for obj in page.get("Contents", ())]
+        except (ClientError, BotoCoreError) as exc:
+            raise StoreUnavailable(f"S3 list failed: {error_code(exc) or type(exc).__name__}") from exc
+        return sorted(out)
+
+
+def log_for(store: FeedbackStore) -> EventLog:
+    """The item log that lives next to a store's records."""
+    from .store.file import FileStore
+
+    if isinstance(store, FileStore):
+        return FileLog(store.root / ITEMS_DIR)
+    return S3Log(store)
+
+
+# --- items -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ItemSpec:
+    """One actionable point of a record, before it has a number."""
+
+    key: str
+    kind: Literal["pin", "comment", "overall", "regenerate"]
+    variant: str | None
+    text: str
+    severity: str | None = None
+    pin: dict[str, Any] | None = None
+
+
+def item_specs(record: dict[str, Any]) -> list[ItemSpec]:
+    """The record's items in a fixed order: pins, per-variant comments, overall, regenerate."""
+    specs = []
+    for pin in record.get("pins") or []:
+        specs.append(ItemSpec(f"pin:{pin['id']}", "pin", pin.get("variant"), str(pin.get("note") or ""),
+                              pin.get("severity"), {k: pin.get(k) for k in ("box", "selector", "text", "html")}))
+    for variant, text in (record.get("comments") or {}).items():
+        if isinstance(text, str) and text.strip():
+            specs.append(ItemSpec(f"comment:{variant}", "comment", variant, text))
+    overall = record.get("overall")
+    if isinstance(overall, str) and overall.strip():
+        specs.append(ItemSpec("overall", "overall", None, overall))
+    if record.get("kind") == "regenerate" and record.get("regenerateAction"):
+        specs.append(ItemSpec("regenerate", "regenerate", None, str(record["regenerateAction"])))
+    return specs
+
+
+@dataclass
+class Item:
+    """An item with its number and current state (the last event wins)."""
+
+    n: int
+    board: str
+    spec: ItemSpec
+    round: int | None
+    feedback_id: str
+    created_at: str
+    reviewer: str | None = None
+    status: Status = "open"
+    summary: str | None = None
+    actor: str | None = None
+    updated_at: str = ""
+    seq: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def public(self) -> dict[str, Any]:
+        """The Item of the API (GET /api/items), as docs/feedback-api.md describes it."""
+        return {"n": self.n, "kind": self.spec.kind, "round": self.round, "variant": self.spec.variant,
+                "text": self.spec.text, "severity": self.spec.severity, "pin": self.spec.pin,
+                "status": self.status, "summary": self.summary, "feedbackId": self.feedback_id,
+                "updatedAt": self.updated_at or self.created_at}
+
+
+def _fold(item: Item, events: list[dict[str, Any]]) -> Item:
+    for event in events:
+        item.seq = int(event["seq"])
+        item.status = event["status"]
+        item.actor = event.get("actor")
+        item.updated_at = str(event.get("at") or item.updated_at)
+        if event.get("summary"):
+            item.summary = str(event["summary"])
+    item.events = events
+    return item
+
+
+class Lifecycle:
+    """Numbers records' items and records their state changes in the store's item log."""
+
+    def __init__(self, store: FeedbackStore, log: EventLog | None = None) -> None:
+        self.store = store
+        self.log = log if log is not None else log_for(store)
+        self._lock = threading.Lock()
+
+    # numbering ---------------------------------------------------------------------------
+    def number(self, record: dict[str, Any]) -> dict[str, int]:
+        """Give the record's items their numbers (idempotent: a numbered record keeps its own)."""
+        with self._lock:
+            return self._number(record)
+
+    def _number(self, record: dict[str, Any]) -> dict[str, int]:
+        board, rid = record["board"], record["id"]
+        done = self.log.read(f"{board}/f/{rid}.json")
+        if done is not None:
+            return {str(k): int(v) for k, v in done["items"].items()}
+        mapping: dict[str, int] = {}
+        n = self._next_number(board)
+        for spec in item_specs(record):
+            while not self.log.create(f"{board}/n/{n:010d}.json", {"n": n, "feedbackId": rid, "key": spec.key}):
+                n += 1
+            mapping[spec.key] = n
+            n += 1
+        for number in record.get("reopen") or []:  # before the record counts as numbered: never lost
+            self._reopen_quietly(board, int(number), source=f"feedback:{rid}")
+        if not self.log.create(f"{board}/f/{rid}.json", {"feedbackId": rid, "items": mapping,
+                                                        "at": iso_ts(now_utc())}):
+            other = self.log.read(f"{board}/f/{rid}.json") or {"items": mapping}
+            return {str(k): int(v) for k, v in other["items"].items()}
+        return mapping
+
+    def _next_number(self, board: str) -> int:
+        slots = self.log.names(f"{board}/n/")
+        return max((int(name.rsplit("/", 1)[1][:-5]) for name in slots), default=0) + 1
+
+    def sync(self, board: str) -> None:
+        """Number every record of the board that has no numbers yet, oldest first."""
+        with self._lock:
+            numbered = {name.rsplit("/", 1)[1][:-5] for name in self.log.names(f"{board}/f/")}
+            for stored in self.store.list(board):
+                if stored.id not in numbered:
+                    self._number(self.store.read(stored.key))
+
+    # reading -----------------------------------------------------------------------------
+    def items(self, board: str, status: str | None = None) -> list[Item]:
+        """Every item of the board by number (after numbering new records)."""
+        self.sync(board)
+        items = list(self._load(board))
+        return [i for i in items if status is None or i.status == status]
+
+    def item(self, board: str, n: int) -> Item:
+        self.sync(board)
+        for item in self._load(board, only=n):
+            return item
+        raise UnknownItem(f"board {board} has no item #{n}")
+
+    def _load(self, board: str, only: int | None = None) -> Iterator[Item]:
+        records = {s.id: s for s in self.store.list(board)}
+        events: dict[int, list[dict[str, Any]]] = {}
+        prefix = f"{board}/e/" + (f"{only:010d}/" if only is not None else "")
+        for name in self.log.names(prefix):
+            doc = self.log.read(name)
+            if doc is not None:
+                events.setdefault(int(doc["n"]), []).append(doc)
+        found = []
+        for name in self.log.names(f"{board}/f/"):
+            assigned = self.log.read(name)
+            if not assigned or not assigned["items"] or assigned["feedbackId"] not in records:
+                continue
+            numbers = {int(v): str(k) for k, v in assigned["items"].items()}
+            if only is not None and only not in numbers:
+                continue
+            stored = records[assigned["feedbackId"]]
+            record = self.store.read(stored.key)
+            specs = {s.key: s for s in item_specs(record)}
+            for n, key in numbers.items():
+                if (only is None or n == only) and key in specs:
+                    found.append(Item(n=n, board=board, spec=specs[key], round=record.get("round"),
+                                      feedback_id=stored.id, created_at=str(record.get("receivedAt") or ""),
+                                      reviewer=record.get("reviewer")))
+        for item in sorted(found, key=lambda i: i.n):
+            yield _fold(item, sorted(events.get(item.n, []), key=lambda e: int(e["seq"])))
+
+    # changing ----------------------------------------------------------------------------
+    def claim(self, board: str, n: int, *, actor: str | None = None) -> Item:
+        """open or needs_clarification -> in_progress; a second claimer gets ItemConflict."""
+        def decide(item: Item) -> Status:
+            if item.status == "in_progress":
+                who = f" by {item.actor}" if item.actor else ""
+                raise ItemConflict(f"item #{n} is already claimed{who} (in_progress since {item.updated_at})")
+            if item.status in CLOSED:
+                raise ItemConflict(f"item #{n} is already {item.status}; the reviewer can reopen it")
+            return "in_progress"
+
+        return self._change(board, n, "claim", decide, actor=actor)
+
+    def resolve(self, board: str, n: int, status: str, summary: str, *, actor: str | None = None) -> Item:
+        """open, in_progress or needs_clarification -> resolved, wont_fix or needs_clarification."""
+        if status not in RESOLUTIONS:
+            raise LifecycleError(f"status must be one of: {', '.join(RESOLUTIONS)}")
+        if not summary.strip():
+            raise LifecycleError("a summary is required: say what was done (or why not)")
+
+        def decide(item: Item) -> Status:
+            if item.status in CLOSED:
+                raise ItemConflict(f"item #{n} is already {item.status}; the reviewer can reopen it")
+            return status
+
+        return self._change(board, n, "resolve", decide, actor=actor, summary=summary[:MAX_SUMMARY])
+
+    def reopen(self, board: str, n: int, *, actor: str | None = "reviewer", source: str = "api") -> Item:
+        """A reviewer reopens a resolved, wont_fix or needs_clarification item (open ones stay as they are)."""
+        def decide(item: Item) -> Status | None:
+            return "open" if item.status in RESOLUTIONS else None
+
+        return self._change(board, n, "reopen", decide, actor=actor, source=source)
+
+    def _reopen_quietly(self, board: str, n: int, *, source: str) -> None:
+        try:
+            self._change(board, n, "reopen", lambda i: "open" if i.status in RESOLUTIONS else None,
+                         actor="reviewer", source=source, numbered=True)
+        except UnknownItem:
+            pass  # a number the board never had: nothing to reopen
+
+    def _change(self, board: str, n: int, action: str, decide: Callable[[Item], Status | None], *,
+                actor: str | None, summary: str | None = None, source: str = "cli",
+                numbered: bool = False) -> Item:
+        """Append one event; if another writer took the seq first, re-read and decide again."""
+        actor = actor[:MAX_ACTOR] if actor else None
+        for _ in range(50):
+            found = list(self._load(board, only=n)) if numbered else [self.item(board, n)]
+            if not found:
+                raise UnknownItem(f"board {board} has no item #{n}")
+            item = found[0]
+            status = decide(item)
+            if status is None:
+                return item
+            event = {"n": n, "seq": item.seq + 1, "action": action, "status": status, "summary": summary,
+                     "actor": actor, "source": source, "at": iso_ts(now_utc())}
+            if self.log.create(f"{board}/e/{n:010d}/{item.seq + 1:06d}.json", event):
+                return _fold(item, [*item.events, event])
+        raise ItemConflict(f"item #{n} keeps changing under us; try again")
+
+
+_SHARED: weakref.WeakKeyDictionary[Any, Lifecycle] = weakref.WeakKeyDictionary()
+_SHARED_LOCK = threading.Lock()
+
+
+def lifecycle_for(store: FeedbackStore) -> Lifecycle:
+    """One Lifecycle per store object in this process, so its numbering lock is shared."""
+    with _SHARED_LOCK:
+        found = _SHARED.get(store)
+        if found is None:
+            found = _SHARED[store] = Lifecycle(store)
+        return found

@@ -1,0 +1,214 @@
+"""Items and their lifecycle: stable numbers, append-only events, one winner per race (disk and S3)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pinup_feedback.lifecycle import ItemConflict, Lifecycle, LifecycleError, UnknownItem, item_specs
+from pinup_feedback.store.base import iso_ts, now_utc
+from pinup_feedback.store.file import FileStore
+
+PIN = {"id": "p1", "variant": "B", "note": "Header too tight", "severity": "major",
+       "box": {"x": 0.1, "y": 0.1, "w": 0.2, "h": 0.1}, "selector": "#title", "text": "Hi", "html": "<h1>Hi</h1>"}
+
+
+def record(board: str = "hero", **fields: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {"schemaVersion": 1, "board": board, "round": 1, "id": uuid.uuid4().hex,
+                            "receivedAt": iso_ts(now_utc()), "kind": "final", "clientHash": "0" * 16}
+    base.update(fields)
+    return base
+
+
+def v2_record(**fields: Any) -> dict[str, Any]:
+    return record(schemaVersion=2, pins=[PIN, {**PIN, "id": "p2", "variant": "A", "severity": "nit"}],
+                  tweaks={}, reopen=[], **fields)
+
+
+@pytest.fixture()
+def store(tmp_path: Path) -> FileStore:
+    return FileStore(tmp_path / "store")
+
+
+def test_item_specs_cover_every_kind_in_order() -> None:
+    rec = v2_record(comments={"A": "busy", "B": "  "}, overall="ok", kind="regenerate",
+                    regenerated=True, regenerateAction="make it warmer")
+    assert [(s.key, s.kind, s.variant) for s in item_specs(rec)] == [
+        ("pin:p1", "pin", "B"), ("pin:p2", "pin", "A"), ("comment:A", "comment", "A"),
+        ("overall", "overall", None), ("regenerate", "regenerate", None)]
+    assert item_specs(record(comments={}, overall=None)) == []
+
+
+def test_numbers_are_stable_and_never_renumbered(store: FileStore) -> None:
+    life = Lifecycle(store)
+    first = record(comments={"A": "too busy", "B": "nice"}, overall="B wins")  # a v1 record
+    store.save(first)
+    assert [(i.n, i.spec.key) for i in life.items("hero")] == [(1, "comment:A"), (2, "comment:B"), (3, "overall")]
+    second = v2_record()
+    store.save(second)
+    assert [i.n for i in life.items("hero")] == [1, 2, 3, 4, 5]
+    assert life.number(second) == {"pin:p1": 4, "pin:p2": 5}  # idempotent
+    assert life.number(first) == {"comment:A": 1, "comment:B": 2, "overall": 3}
+    again = Lifecycle(FileStore(store.root))  # another process would see the same numbers
+    assert [(i.n, i.feedback_id) for i in again.items("hero")] == [(i.n, i.feedback_id) for i in life.items("hero")]
+    assert life.items("cards") == []
+
+
+def test_claim_resolve_reopen(store: FileStore) -> None:
+    life = Lifecycle(store)
+    store.save(v2_record())
+    item = life.claim("hero", 1, actor="agent-a")
+    assert item.status == "in_progress" and item.actor == "agent-a"
+    with pytest.raises(ItemConflict, match="already claimed by agent-a"):
+        life.claim("hero", 1, actor="agent-b")
+    done = life.resolve("hero", 1, "resolved", "Added 8px of top padding", actor="agent-a")
+    assert done.status == "resolved" and done.summary == "Added 8px of top padding"
+    with pytest.raises(ItemConflict, match="already resolved"):
+        life.resolve("hero", 1, "wont_fix", "no")
+    with pytest.raises(ItemConflict, match="already resolved"):
+        life.claim("hero", 1)
+    reopened = life.reopen("hero", 1)
+    assert reopened.status == "open" and reopened.summary == "Added 8px of top padding"
+    assert [e["action"] for e in reopened.events] == ["claim", "resolve", "reopen"]
+    assert life.reopen("hero", 2).status == "open"  # already open: unchanged, no event
+    assert life.item("hero", 2).events == []
+    asked = life.resolve("hero", 2, "needs_clarification", "Which header?")
+    assert life.claim("hero", 2).status == "in_progress" and asked.status == "needs_clarification"
+    assert [i.n for i in life.items("hero", "in_progress")] == [2]
+    with pytest.raises(UnknownItem, match="no item #9"):
+        life.claim("hero", 9)
+    with pytest.raises(LifecycleError, match="status must be"):
+        life.resolve("hero", 2, "done", "x")
+    with pytest.raises(LifecycleError, match="summary is required"):
+        life.resolve("hero", 2, "resolved", "  ")
+    public = life.item("hero", 1).public()
+    assert set(public) == {"n", "kind", "round", "variant", "text", "severity", "pin", "status", "summary",
+                           "feedbackId", "updatedAt"}
+    assert public["pin"]["selector"] == "#title" and public["kind"] == "pin" and public["severity"] == "major"
+
+
+def test_events_are_create_only_files(store: FileStore) -> None:
+    life = Lifecycle(store)
+    store.save(v2_record())
+    life.claim("hero", 1)
+    life.resolve("hero", 1, "wont_fix", "out of scope")
+    events = sorted((store.root / "_items" / "hero" / "e" / f"{1:010d}").glob("*.json"))
+    assert [p.name for p in events] == ["000001.json", "000002.json"]
+    assert [json.loads(p.read_text())["status"] for p in events] == ["in_progress", "wont_fix"]
+    assert store.list("hero")[0].board == "hero"  # the item log is invisible to record listings
+    assert len(store.list()) == 1
+
+
+def test_a_v2_record_reopens_earlier_items(store: FileStore) -> None:
+    life = Lifecycle(store)
+    store.save(v2_record())
+    life.resolve("hero", 1, "resolved", "fixed")
+    life.resolve("hero", 2, "resolved", "fixed too")
+    store.save(record(schemaVersion=2, round=2, pins=[], tweaks={}, reopen=[2, 77], comments={"A": "still off"}))
+    items = life.items("hero")
+    assert [(i.n, i.status) for i in items] == [(1, "resolved"), (2, "open"), (3, "open")]
+    assert items[1].events[-1]["source"].startswith("feedback:")
+
+
+def test_concurrent_claims_in_threads_have_one_winner(store: FileStore) -> None:
+    store.save(v2_record())
+    Lifecycle(store).items("hero")
+    results: list[str] = []
+    barrier = threading.Barrier(8)
+
+    def attempt(n: int) -> None:
+        life = Lifecycle(FileStore(store.root))  # separate instances: no shared lock
+        barrier.wait()
+        try:
+            life.claim("hero", 1, actor=f"agent-{n}")
+            results.append("won")
+        except ItemConflict:
+            results.append("lost")
+
+    threads = [threading.Thread(target=attempt, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["lost"] * 7 + ["won"]
+    assert len(Lifecycle(store).item("hero", 1).events) == 1
+
+
+def test_concurrent_numbering_never_repeats_a_number(store: FileStore) -> None:
+    recs = [record(comments={"A": f"note {n}", "B": "x"}) for n in range(6)]
+    for rec in recs:
+        store.save(rec)
+    barrier = threading.Barrier(4)
+    errors: list[BaseException] = []
+
+    def number_all() -> None:
+        life = Lifecycle(FileStore(store.root))
+        barrier.wait()
+        try:
+            life.sync("hero")
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=number_all) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    items = Lifecycle(store).items("hero")
+    assert len(items) == 12 and len({i.n for i in items}) == 12
+    assert {(i.feedback_id, i.spec.key) for i in items} == {(r["id"], k) for r in recs for k in ("comment:A",
+                                                                                                "comment:B")}
+    slots = [json.loads(p.read_text()) for p in (store.root / "_items" / "hero" / "n").glob("*.json")]
+    assert len({s["n"] for s in slots}) == len(slots)  # no number given twice
+
+
+# --- S3 (moto server): conditional writes ---------------------------------------------------
+@pytest.fixture()
+def s3_store(moto_endpoint: str, monkeypatch: pytest.MonkeyPatch) -> Any:
+    import boto3
+
+    from pinup_feedback.store.s3 import S3Store
+
+    for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
+                        "AWS_DEFAULT_REGION": "us-east-1"}.items():
+        monkeypatch.setenv(name, value)
+    bucket = f"pinup-items-{uuid.uuid4().hex[:10]}"
+    boto3.client("s3", endpoint_url=moto_endpoint, region_name="us-east-1").create_bucket(Bucket=bucket)
+    return S3Store(bucket, "team", endpoint_url=moto_endpoint)
+
+
+def test_lifecycle_on_s3_with_conditional_writes(s3_store: Any) -> None:
+    life = Lifecycle(s3_store)
+    s3_store.save(v2_record(comments={"A": "busy"}))
+    assert [i.n for i in life.items("hero")] == [1, 2, 3]
+    assert len(s3_store.list()) == 1  # item documents are not records
+    results: list[str] = []
+    barrier = threading.Barrier(4)
+
+    def attempt(n: int) -> None:
+        other = Lifecycle(type(s3_store)(s3_store.bucket, "team", endpoint_url=s3_store.endpoint_url))
+        barrier.wait()
+        try:
+            other.claim("hero", 2, actor=f"agent-{n}")
+            results.append("won")
+        except ItemConflict:
+            results.append("lost")
+
+    threads = [threading.Thread(target=attempt, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["lost", "lost", "lost", "won"]
+    done = life.resolve("hero", 2, "resolved", "done")
+    assert done.status == "resolved" and done.seq == 2
+    keys = [o["Key"] for o in s3_store.client.list_objects_v2(Bucket=s3_store.bucket)["Contents"]]
+    assert "team/feedback/_items/hero/e/0000000002/000002.json" in keys
+    with pytest.raises(ItemConflict):
+        life.claim("hero", 2)
