@@ -27,12 +27,12 @@ def open_board(page, served: Served, board: str = BOARD):  # type: ignore[no-unt
 
 
 def frame_of(page, file: str):  # type: ignore[no-untyped-def]
-    page.wait_for_function(f"Array.from(document.querySelectorAll('iframe')).some(f => f.src.endsWith({json.dumps(file)}))")
+    page.wait_for_function(f"() => Array.from(document.querySelectorAll('iframe')).some(f => f.src.endsWith({json.dumps(file)}))")
     for _ in range(200):
         frame = next((f for f in page.frames if f.url.endswith(file)), None)
         if frame is not None:
             frame.wait_for_load_state()
-            frame.wait_for_function("window.__pinupAgent === true")
+            frame.wait_for_function("() => window.__pinupAgent === true")
             return frame
         page.wait_for_timeout(50)
     raise AssertionError(f"no frame for {file}")
@@ -115,7 +115,7 @@ def test_marker_follows_scrolling_inside_the_frame(page, served: Served) -> None
     page.wait_for_selector(".pin-layer[data-variant=A] .pin-marker")
     before = marker_center(page, 1)
     frame.evaluate("window.scrollBy(0, 120)")
-    page.wait_for_function(f"(() => {{ const m = document.querySelector('.pin-layer[data-variant=A] .pin-marker');"
+    page.wait_for_function(f"() => (() => {{ const m = document.querySelector('.pin-layer[data-variant=A] .pin-marker');"
                            f" return !m || Math.abs(m.getBoundingClientRect().top + m.offsetHeight / 2 - {before[1]}) > 50; }})()")
     if page.locator(".pin-layer[data-variant=A] .pin-marker").count():
         assert inside(marker_center(page, 1), element_box(page, frame, target, "A"))
@@ -162,7 +162,7 @@ def test_pins_by_keyboard_edit_remove_and_image_box(page, served: Served) -> Non
 
 def test_image_pin_by_dragging_a_box(page, served: Served) -> None:  # type: ignore[no-untyped-def]
     open_board(page, served, board="sighting-badge")
-    page.wait_for_function("document.querySelector('#variant-B img').complete")
+    page.wait_for_function("() => document.querySelector('#variant-B img').complete")
     page.click(".pin-mode-btn[data-variant=B]")
     img = page.locator("#variant-B img").bounding_box()
     page.mouse.move(img["x"] + img["width"] * 0.25, img["y"] + img["height"] * 0.25)
@@ -202,18 +202,18 @@ def test_tweaks_apply_live_and_are_saved(page, served: Served) -> None:  # type:
     assert frame.eval_on_selector(capture, "e => getComputedStyle(e).backgroundColor") == "rgb(61, 90, 42)"
     assert page.locator(".tweak-input").count() <= 8
     page.fill('.tweak-input[data-token="colors.primary"]', "#1a73e8")
-    frame.wait_for_function(f"getComputedStyle(document.querySelector({json.dumps(capture)})).backgroundColor === 'rgb(26, 115, 232)'")
+    frame.wait_for_function(f"() => getComputedStyle(document.querySelector({json.dumps(capture)})).backgroundColor === 'rgb(26, 115, 232)'")
     radius = '.tweak-input[data-token="rounded.md"]'
     page.fill(radius, "14")
     assert page.inner_text(".tweak[data-token='rounded.md'] .tweak-value") == "14px"
-    frame.wait_for_function("getComputedStyle(document.documentElement).getPropertyValue('--r-md').trim() === '14px'")
+    frame.wait_for_function("() => getComputedStyle(document.documentElement).getPropertyValue('--r-md').trim() === '14px'")
     body = page.evaluate("window.pinupBoard.collect(false)")
     assert body["tweaks"] == {"colors.primary": "#1a73e8", "rounded.md": "14px"} and body["schemaVersion"] == 2
     # a frame that loads later (or reloads) gets the tweaks too
     frame.evaluate("location.reload()")
     frame = frame_of(page, "a-capture-first.html")
-    frame.wait_for_function(f"getComputedStyle(document.querySelector({json.dumps(capture)})).backgroundColor === 'rgb(26, 115, 232)'")
+    frame.wait_for_function(f"() => getComputedStyle(document.querySelector({json.dumps(capture)})).backgroundColor === 'rgb(26, 115, 232)'")
     page.click("#tweaks-reset")
-    frame.wait_for_function(f"getComputedStyle(document.querySelector({json.dumps(capture)})).backgroundColor === 'rgb(61, 90, 42)'")
+    frame.wait_for_function(f"() => getComputedStyle(document.querySelector({json.dumps(capture)})).backgroundColor === 'rgb(61, 90, 42)'")
     assert "tweaks" not in page.evaluate("window.pinupBoard.collect(false)")
     assert page.evaluate("window.pinupBoard.collect(false).schemaVersion") == 1
