@@ -10,8 +10,10 @@ import sys
 
 import click
 
+from pinup.designmd.formats import FORMATS as EXPORT_FORMATS
+from pinup.designmd.formats import JSON_FORMATS
+
 LINT_FORMATS = ("json", "markdown", "md", "text")
-EXPORT_FORMATS = ("css-tailwind", "json-tailwind", "tailwind", "dtcg", "css-vars")
 
 
 def _read(path: str) -> str:
@@ -72,11 +74,19 @@ def lint(file: str, fmt: str, extended: bool) -> None:
     "fmt",
     required=True,
     metavar="FORMAT",
-    help="css-tailwind, json-tailwind (alias tailwind), dtcg or css-vars.",
+    help=f"One of: {', '.join(EXPORT_FORMATS)} (tailwind is json-tailwind).",
 )
 @click.option("--prefix", default=None, help="Custom-property prefix for css-vars (--prefix ds gives --ds-color-…).")
-def export(file: str, fmt: str, prefix: str | None) -> None:
+@click.option(
+    "--modes",
+    is_flag=True,
+    help="Also export light/dark values (`-dark` tokens, {light, dark} values): css-vars and css-tailwind get "
+    "[data-theme] and prefers-color-scheme rules (css-vars also typography), dtcg gets $extensions.mode.",
+)
+def export(file: str, fmt: str, prefix: str | None, modes: bool) -> None:
     """Export the tokens of a DESIGN.md (FILE, or - for stdin) to another format.
+
+    Without --modes the output is the reference CLI's, byte for byte (dtcg is pinup's own).
 
     Exit status: 0 on success (even when the file has lint errors), 1 for an
     invalid format or a token name the format cannot express, 2 when FILE can't be read.
@@ -85,15 +95,16 @@ def export(file: str, fmt: str, prefix: str | None) -> None:
 
     if fmt not in EXPORT_FORMATS:
         message = f'Invalid format "{fmt}". Valid formats: {", ".join(EXPORT_FORMATS)}'
-        click.echo(json.dumps({"error": "INVALID_FORMAT", "message": message}, ensure_ascii=False, separators=(",", ":")), err=True)
+        payload = {"error": "INVALID_FORMAT", "message": message}
+        click.echo(json.dumps(payload, ensure_ascii=False, separators=(",", ":")), err=True)
         sys.exit(1)
     text = _read(file)
     from pinup.designmd.exporters import ExportError, render_result
     from pinup.designmd.lint import lint_text
 
-    design = lint_text(text).design
+    design = lint_text(text, modes=modes).design
     try:
-        result = render_result(fmt, design, prefix=prefix)
+        result = render_result(fmt, design, prefix=prefix, modes=modes)
     except ExportError as exc:
         from pinup.designmd.report import json_safe
 
@@ -105,7 +116,7 @@ def export(file: str, fmt: str, prefix: str | None) -> None:
     from pinup.designmd.report import json_safe, text_safe
 
     # lone surrogates (from YAML escapes) as Node prints them: escaped in JSON, U+FFFD elsewhere
-    safe = json_safe if fmt in ("json-tailwind", "tailwind", "dtcg") else text_safe
+    safe = json_safe if fmt in JSON_FORMATS else text_safe
     sys.stdout.write(safe(result.text))
     sys.stdout.flush()
 
