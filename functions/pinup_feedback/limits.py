@@ -1,11 +1,15 @@
-"""Pure ASGI guards that run before any route: content type (415), body size (413), origin (403).
+"""Pure ASGI guards that run before any route: Host (421), content type (415), body size (413),
+slow bodies (408), origin (403); and the JSON nesting limit the routes apply (400).
 
 The size limit is enforced while the body streams in: a lying or absent Content-Length cannot
-make the app buffer more than `max_body` bytes.
+make the app buffer more than `max_body` bytes, and a body that stops short of its
+Content-Length cannot hold a connection for longer than `body_timeout` seconds.
 """
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -84,11 +88,17 @@ class BodyLimit:
 
 
 def same_origin(scope: Scope, origin: str) -> bool:
+    """The Origin names this very server: same scheme, host and port, and nothing else."""
     host = header(scope, b"host")
     if not host:
         return False
-    parts = urlsplit(origin)
-    return parts.netloc.lower() == host.lower()
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    if parts.path or parts.query or parts.fragment or "@" in parts.netloc:
+        return False
+    return parts.scheme.lower() == str(scope.get("scheme", "http")).lower() and parts.netloc.lower() == host.lower()
 
 
 class OriginGuard:
@@ -110,3 +120,142 @@ class OriginGuard:
                 await send_error(send, 403, "origin_not_allowed", "this origin may not post here")
                 return
         await self.app(scope, receive, send)
+
+
+# --- Host allow-list (local server only) ------------------------------------------------------
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+
+def split_host(value: str) -> tuple[str, int | None] | None:
+    """`name[:port]` (IPv6 in brackets) -> (lowercase name, port or None); None when malformed."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        end = value.find("]") + 1
+        name, rest = value[:end], value[end:]
+    else:
+        name, colon, port = value.partition(":")
+        rest = colon + port
+    if not name or name == "[" or any(c in name for c in "/\\@ ?#"):
+        return None
+    if not rest:
+        return name, None
+    if rest[0] != ":" or not rest[1:].isdigit() or len(rest) > 6:
+        return None
+    return name, int(rest[1:])
+
+
+class HostGuard:
+    """421 unless the Host header names this server: loopback names or `allowed`, at our port.
+
+    A DNS-rebinding page reaches 127.0.0.1 under its own name (`attacker.example:PORT`); it
+    cannot make the browser send one of ours, so checking Host closes that door for every route,
+    the site files included. An allowed entry without a port matches our port (or no port, for a
+    proxy in front); with a port it must match exactly; `*` turns the check off.
+    """
+
+    def __init__(self, app: ASGIApp, allowed: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.allow_any = "*" in allowed
+        self.names: set[str] = set(LOOPBACK_HOSTS)
+        self.exact: set[tuple[str, int]] = set()
+        self.proxied: set[str] = set()
+        for entry in allowed:
+            parsed = split_host(entry) if entry != "*" else None
+            if parsed is None:
+                continue
+            name, port = parsed
+            if port is None:
+                self.names.add(name)
+                self.proxied.add(name)
+            else:
+                self.exact.add((name, port))
+
+    def allowed(self, scope: Scope) -> bool:
+        parsed = split_host(header(scope, b"host") or "")
+        if parsed is None:
+            return False
+        name, port = parsed
+        server = scope.get("server")
+        our_port = int(server[1]) if server and server[1] is not None else None
+        if port is None:
+            return name in self.proxied or (name in self.names and our_port in (None, 80))
+        return (name in self.names and port == our_port) or (name, port) in self.exact
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not self.allow_any and not self.allowed(scope):
+            await send_error(send, 421, "host_not_allowed",
+                             "this server answers only to its own names (pinup serve --allow-host adds one)")
+            return
+        await self.app(scope, receive, send)
+
+
+# --- slow bodies ------------------------------------------------------------------------------
+class BodyTimedOut(Exception):
+    """Raised inside `receive` when the body has not fully arrived in time."""
+
+
+class BodyDeadline:
+    """408 when a request body does not arrive within `timeout` seconds in total.
+
+    uvicorn waits forever for a body shorter than its Content-Length; this bounds the wait (a
+    deadline, not a per-chunk timeout, so a byte every few seconds does not keep it alive).
+    Only until the body is complete: afterwards `receive` only reports a disconnect.
+    """
+
+    def __init__(self, app: ASGIApp, timeout: float) -> None:
+        self.app = app
+        self.timeout = timeout
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in BODY_METHODS:
+            await self.app(scope, receive, send)
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        complete = False
+        started = False
+
+        async def timed_receive() -> Message:
+            nonlocal complete
+            if complete:
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                raise BodyTimedOut() from None
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                complete = True
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, timed_receive, tracking_send)
+        except BodyTimedOut:
+            if started:
+                raise
+            await send_error(send, 408, "request_timeout",
+                             f"the body did not arrive within {self.timeout:g}s", {"Connection": "close"})
+
+
+# --- JSON nesting ---------------------------------------------------------------------------
+#: Deepest JSON a feedback body needs is 4 (body > pins > pin > box); leave room, refuse the rest.
+MAX_JSON_DEPTH = 16
+
+
+def too_deep(value: Any, limit: int = MAX_JSON_DEPTH) -> bool:
+    """True when `value` nests containers more than `limit` deep (iterative: no recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False

@@ -20,6 +20,7 @@ from .context import Context
 from .errors import ApiError
 from .item_routes import item_routes, number_soon
 from .ledger import Receipt, body_only, claim_name, fingerprint, guard_key
+from .limits import MAX_JSON_DEPTH, too_deep
 from .logs import client_address, log_event
 from .openapi import build_openapi
 from .schema import BOARD_SLUG_PATTERN, FeedbackInvalid, FeedbackV1, check_against_manifest, parse_feedback
@@ -45,13 +46,18 @@ def ack(action: str, rid: str) -> JSONResponse:
 
 
 async def read_json_object(request: Request) -> dict[str, Any]:
+    """The body as a JSON object; malformed or too deeply nested JSON is a 400, never a 500."""
     raw = await request.body()
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, "invalid_json", "the body is not valid JSON") from None
+    except RecursionError:  # the C decoder's own depth limit (about 1,000 levels)
+        raise ApiError(400, "too_deep", f"the JSON nests more than {MAX_JSON_DEPTH} levels") from None
     if not isinstance(data, dict):
         raise ApiError(400, "not_an_object", "the body must be a JSON object")
+    if too_deep(data):
+        raise ApiError(400, "too_deep", f"the JSON nests more than {MAX_JSON_DEPTH} levels")
     return data
 
 
@@ -314,6 +320,11 @@ async def post_reload(request: Request) -> Response:
     return JSONResponse({"reloaded": True, "board": board})
 
 
+def inside(root: str, path: str) -> bool:
+    """`path`, every symlink resolved, is `root` or below it (`root` is already a realpath)."""
+    return os.path.commonpath([root, os.path.realpath(path)]) == root
+
+
 def reload_target(ctx: Context, data: dict[str, Any]) -> str:
     """The board a reload names, checked against the site directory by realpath."""
     site = ctx.settings.site_dir
@@ -326,12 +337,14 @@ def reload_target(ctx: Context, data: dict[str, Any]) -> str:
         board = data["board"]
         if not _SLUG.match(board) or not os.path.isdir(os.path.join(root, "boards", board)):
             raise ApiError(400, "unknown_board", f"no board {board!r} in the site")
+        if not inside(root, os.path.join(root, "boards", board)):
+            raise ApiError(403, "outside_site", "the board folder links out of the site directory")
         return str(board)
     rel = data["html"]
     if "\x00" in rel or os.path.isabs(rel):
         raise ApiError(403, "outside_site", "the path must be relative to the site")
     target = os.path.realpath(os.path.join(root, rel))
-    if os.path.commonpath([root, target]) != root:
+    if not inside(root, target):
         raise ApiError(403, "outside_site", "the path leaves the site directory")
     if not os.path.isfile(target):
         raise ApiError(400, "not_a_file", "the path is a directory or does not exist")

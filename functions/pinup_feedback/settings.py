@@ -42,12 +42,33 @@ class Settings(BaseModel):
     sse_heartbeat: float = Field(15.0, gt=0, le=300)
     manifest_ttl: float = Field(30.0, ge=0, description="seconds a manifest read from the store is cached")
     log_requests: bool = True
+    allowed_hosts: tuple[str, ...] = Field(
+        (), description="local: Host names served besides 127.0.0.1, localhost and [::1] (name or name:port; * = any)"
+    )
+    body_timeout: float = Field(10.0, gt=0, le=300, description="seconds a request body may take to arrive (408)")
 
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:
         if isinstance(value, str):
             value = [v.strip() for v in value.split(",") if v.strip()]
+        return value
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = [v.strip() for v in value.split(",") if v.strip()]
+        return value
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _check_hosts(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        from .limits import split_host
+
+        for host in value:
+            if host != "*" and split_host(host) is None:
+                raise ValueError(f"host {host!r} must look like name or name:port (IPv6 in brackets)")
         return value
 
     @field_validator("allowed_origins")

@@ -57,7 +57,7 @@ class BuildOptions:
 
 @dataclass
 class BuildResult:
-    """What a build produced; `ok` is False only when --strict and the DESIGN.md has lint errors."""
+    """What a build produced; `ok` is False only when --strict and the DESIGN.md has errors or warnings."""
 
     report: LintReport
     out: Path
@@ -81,7 +81,7 @@ class BuildResult:
 
     @property
     def ok(self) -> bool:
-        return not (self.strict and self.errors > 0)
+        return not (self.strict and (self.errors or self.warnings))  # extended findings included
 
 
 def design_path(src: Path) -> Path:
@@ -96,7 +96,7 @@ def lint_design(path: Path) -> LintReport:
     if not path.is_file():
         raise BuildError(f"no DESIGN.md at {path}")
     try:
-        return lint_path(path)
+        return lint_path(path, extended=True)  # the site lists pinup's own findings too
     except (OSError, UnicodeDecodeError) as exc:
         raise BuildError(f"cannot read {path}: {exc}") from exc
 

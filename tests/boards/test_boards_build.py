@@ -55,9 +55,16 @@ def test_outputs_and_manifests(built: Path) -> None:
         manifest = json.loads((built / "boards" / slug / "board.json").read_text())
         assert manifest["board"] == slug and manifest["round"] == 1
         assert manifest["variants"] == ["A", "B", "C"]
-        assert set(manifest) == {"board", "title", "round", "variants"}
+        assert set(manifest) == {"board", "title", "round", "variants", "tweakables"}
+        tokens = [t["token"] for t in manifest["tweakables"]]
+        assert tokens[:3] == ["colors.primary", "colors.surface", "colors.on-surface"] and len(tokens) <= 8
     for rel in ("variants/a-capture-first.html", "variants/b-map-first.html", "variants/c-journal-page.html"):
-        assert (built / "boards/trail-home" / rel).read_bytes() == (EXAMPLE / "boards/trail-home" / rel).read_bytes()
+        # the copy is the source plus the pin/tweak agent script, just before </body>
+        copied = (built / "boards/trail-home" / rel).read_text()
+        source = (EXAMPLE / "boards/trail-home" / rel).read_text()
+        agent = copied[copied.index('<script data-pinup-agent="1">'):copied.index("</script>", copied.index("data-pinup-agent")) + 9]
+        assert copied.replace(agent + "\n", "") == source
+        assert copied.index("data-pinup-agent") < copied.lower().rindex("</body>")
     assert (built / "boards/sighting-badge/variants/c-lichen-tag.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     index = soup(built / "boards" / "index.html")
     links = [a["href"] for a in index.select(".board-list h2 a")]

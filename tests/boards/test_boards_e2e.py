@@ -51,8 +51,9 @@ def test_pick_stars_comments_submit(page, served: Served, artifacts_dir: Path) -
     page.click(".stars[data-variant=C] .star[data-value='3']")
     page.click(".stars[data-variant=A] .star[data-value='2']")
     page.click(".star-clear[data-variant=A]")  # cleared again: no rating for A
-    assert page.get_attribute(".stars[data-variant=B] .star[data-value='4']", "aria-pressed") == "true"
-    assert page.get_attribute(".stars[data-variant=B] .star[data-value='5']", "aria-pressed") == "false"
+    assert page.get_attribute(".stars[data-variant=B] .star[data-value='4']", "aria-checked") == "true"
+    assert page.get_attribute(".stars[data-variant=B] .star[data-value='3']", "aria-checked") == "false"
+    assert page.get_attribute(".stars[data-variant=B] .star[data-value='5']", "aria-checked") == "false"
     page.fill(".feedback-input[data-variant=A]", "Too busy <b>here</b>")
     page.fill(".feedback-input[data-variant=B]", "Map is great")
     page.fill("#overall-feedback", "Go with the map")
@@ -92,18 +93,32 @@ def test_pick_stars_comments_submit(page, served: Served, artifacts_dir: Path) -
     assert all_disabled(page)
 
 
-def test_keyboard_stars_and_labels(page, served: Served) -> None:  # type: ignore[no-untyped-def]
+def test_rating_is_one_radio_group_per_variant(page, served: Served) -> None:  # type: ignore[no-untyped-def]
+    """One Tab stop per variant's rating; arrow keys move the choice; Backspace clears."""
     open_board(page, served)
-    star = page.get_by_role("button", name="Rate B 4 of 5")
+    group = page.get_by_role("radiogroup", name="Rating for B")
+    assert group.count() == 1
+    assert page.eval_on_selector_all(".stars[data-variant=B] .star", "els => els.filter(e => e.tabIndex === 0).length") == 1
+    star = page.get_by_role("radio", name="Rate B 4 of 5")
     star.focus()
-    page.keyboard.press("Enter")
-    assert page.get_attribute(".stars[data-variant=B] .star[data-value='4']", "aria-pressed") == "true"
+    page.keyboard.press("Space")
+    assert page.get_attribute(".stars[data-variant=B] .star[data-value='4']", "aria-checked") == "true"
     page.keyboard.press("ArrowRight")
     assert page.evaluate("window.pinupBoard.collect(false).ratings") == {"B": 5}
+    assert page.evaluate("document.activeElement.dataset.value") == "5"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("window.pinupBoard.collect(false).ratings") == {"B": 3}
+    # the checked star is the group's only Tab stop: Tab leaves the group (skipping Clear)
+    assert page.eval_on_selector_all(".stars[data-variant=B] .star", "els => els.map(e => e.tabIndex)") == [-1, -1, 0, -1, -1]
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "comment-B"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.dataset.value") == "3"
     page.keyboard.press("Backspace")
     assert page.evaluate("window.pinupBoard.collect(false).ratings") == {}
-    page.keyboard.press("Space")  # the focused star (1 after clearing) set again with Space
-    assert page.evaluate("window.pinupBoard.collect(false).ratings") == {"B": 1}
+    page.keyboard.press("End")
+    assert page.evaluate("window.pinupBoard.collect(false).ratings") == {"B": 5}
     assert page.get_by_label("Comment on B").count() == 1
     assert page.get_by_label("Overall feedback").count() == 1
     assert page.get_by_role("radio", name="Prefer C").count() == 1
@@ -120,7 +135,7 @@ def test_draft_survives_reload(page, served: Served) -> None:  # type: ignore[no
     assert page.is_checked("input[name=preferred][value=C]")
     assert page.input_value(".feedback-input[data-variant=C]") == "draft comment"
     assert page.input_value("#overall-feedback") == "draft overall"
-    assert page.get_attribute(".stars[data-variant=C] .star[data-value='5']", "aria-pressed") == "true"
+    assert page.get_attribute(".stars[data-variant=C] .star[data-value='5']", "aria-checked") == "true"
     page.click("#submit-btn")
     wait_status(page, "submitted")
     assert page.evaluate(f"localStorage.getItem('pinup:draft:{BOARD}:1')") is None
@@ -251,26 +266,46 @@ def test_server_killed_shows_copyable_json(page, served: Served, artifacts_dir: 
 
 
 def test_double_submit_one_file_then_409_elsewhere(page, browser, served: Served) -> None:  # type: ignore[no-untyped-def]
-    open_board(page, served)
-    page.check("input[name=preferred][value=B]")
-    page.dblclick("#submit-btn")
-    page.evaluate("document.querySelector('#feedback-form').requestSubmit()")
-    wait_status(page, "submitted")
-    wait_until(lambda: len(served.records(BOARD)) >= 1)
-    assert len(served.records(BOARD)) == 1
-    # another reviewer's final submit for the same round: 409, shown with the JSON to copy
+    # a second reviewer whose page opened before the round closed (and does not hear about it)
     other = browser.new_context()
     try:
         p2 = other.new_page()
-        open_board(p2, served)
+        open_board(p2, served, "?noSSE=1&pollInterval=600000")
+        p2.wait_for_timeout(300)  # its one poll at load has answered: the round is still open
+        open_board(page, served)
+        page.check("input[name=preferred][value=B]")
+        page.dblclick("#submit-btn")
+        page.evaluate("document.querySelector('#feedback-form').requestSubmit()")
+        wait_status(page, "submitted")
+        wait_until(lambda: len(served.records(BOARD)) >= 1)
+        assert len(served.records(BOARD)) == 1
+        # the second reviewer's final submit for the same round: 409, said in words, JSON to copy
         p2.check("input[name=preferred][value=C]")
         p2.click("#submit-btn")
         p2.wait_for_selector("#error-box:not([hidden])")
-        assert "409" in p2.inner_text("#error-box")
+        text = p2.inner_text("#error-box")
+        assert "already closed" in text and "409" in text
         assert json.loads(p2.input_value("#feedback-json"))["preferred"] == "C"
     finally:
         other.close()
     assert len(served.records(BOARD)) == 1
+
+
+def test_closed_round_shows_closed_on_load_in_every_tab(page, browser, served: Served) -> None:  # type: ignore[no-untyped-def]
+    open_board(page, served)
+    page.check("input[name=preferred][value=A]")
+    page.click("#submit-btn")
+    wait_status(page, "submitted")
+    for query in ("", "?noSSE=1&pollInterval=200"):
+        other = browser.new_context()  # another browser profile: no shared storage
+        try:
+            p2 = other.new_page()
+            open_board(p2, served, query)
+            wait_status(p2, "closed")
+            assert "This round is closed" in p2.inner_text("#banner")
+            assert all_disabled(p2)
+        finally:
+            other.close()
 
 
 def test_progress_timeout(page, served: Served) -> None:  # type: ignore[no-untyped-def]
@@ -305,24 +340,60 @@ def test_layout_controls(page, served: Served, artifacts_dir: Path) -> None:  # 
     open_board(page, served)
     xs = [page.locator(f"#variant-{v}").bounding_box()["x"] for v in "ABC"]
     assert len(set(round(x) for x in xs)) == 3  # side by side
+    # each variant opens in the device its board.yaml declares (A: phone, the board: desktop)
+    assert page.get_attribute(".frame-wrap[data-variant=A]", "data-device") == "phone"
+    assert page.get_attribute(".device-btn[data-variant=A][data-device=phone]", "aria-pressed") == "true"
+    assert page.eval_on_selector("#variant-A iframe", "f => f.style.width") == "375px"
+    assert page.eval_on_selector("#variant-B iframe", "f => f.style.width") == "1440px"
+    # device frames: a visible bezel, centred in the card
+    for v in "AB":
+        wrap = page.locator(f".frame-wrap[data-variant={v}]").bounding_box()
+        screen = page.locator(f".screen[data-variant={v}]").bounding_box()
+        card = page.locator(f"#variant-{v} .frame-stage").bounding_box()
+        assert screen["x"] - wrap["x"] >= 5 and screen["y"] - wrap["y"] >= 5
+        assert abs((wrap["x"] + wrap["width"] / 2) - (card["x"] + card["width"] / 2)) <= 2
     page.click(".view-btn[data-view=large]")
     xs = [page.locator(f"#variant-{v}").bounding_box()["x"] for v in "ABC"]
     assert len(set(round(x) for x in xs)) == 1  # one per row
-    page.click(".device-btn[data-variant=A][data-device=phone]")
-    assert page.eval_on_selector("#variant-A iframe", "f => f.style.width") == "375px"
     page.click(".device-btn[data-variant=A][data-device=tablet]")
     assert page.eval_on_selector("#variant-A iframe", "f => f.style.width") == "768px"
-    page.click(".zoom-btn[data-variant=B]")
-    box = page.locator("#variant-B").bounding_box()
-    assert box["width"] >= 1390 and page.get_attribute(".zoom-btn[data-variant=B]", "aria-pressed") == "true"
-    page.screenshot(path=str(artifacts_dir / "boards-fullscreen.png"))
+    page.click(".device-btn[data-variant=A][data-device=phone]")
+    # Focus: one variant, at a readable scale, its controls beside it
+    page.click(".focus-btn[data-variant=B]")
+    assert page.locator("#variant-B").bounding_box()["y"] >= -1  # brought into view
+    assert page.get_attribute(".focus-btn[data-variant=B]", "aria-pressed") == "true"
+    assert page.locator("#variant-A").is_hidden() and page.locator("#variant-C").is_hidden()
+    frame = page.locator(".screen[data-variant=B]").bounding_box()
+    controls = page.locator("#variant-B .variant-feedback").bounding_box()
+    assert controls["x"] >= frame["x"] + frame["width"] - 1  # beside, not below
+    assert abs(controls["y"] - frame["y"]) < 60
+    scale = float(page.get_attribute(".frame-wrap[data-variant=B]", "data-scale"))
+    assert scale >= 0.6, scale  # a 1440 px desktop design at 60 % or more on a 1400 px screen
+    page.screenshot(path=str(artifacts_dir / "boards-focus-1400.png"))
+    page.click("#focus-next")
+    assert page.locator("#variant-C").is_visible() and page.locator("#variant-B").is_hidden()
     page.keyboard.press("Escape")
-    assert page.get_attribute(".zoom-btn[data-variant=B]", "aria-pressed") == "false"
+    assert page.locator("#variant-A").is_visible() and page.locator("#variant-B").is_visible()
+    assert page.get_attribute("#variants", "data-view") == "large"
     page.set_viewport_size({"width": 700, "height": 900})
     page.click(".view-btn[data-view=grid]")
     xs = [page.locator(f"#variant-{v}").bounding_box()["x"] for v in "ABC"]
     assert len(set(round(x) for x in xs)) == 1  # stacked below 768 px
     page.screenshot(path=str(artifacts_dir / "boards-phone.png"), full_page=True)
+
+
+@pytest.mark.parametrize("width", [375, 768, 1440])
+def test_phone_variant_readable_without_pressing_anything(page, served: Served, artifacts_dir: Path, width: int) -> None:  # type: ignore[no-untyped-def]
+    """The phone variant is laid out at (at most) phone width and shown unscaled, on any screen."""
+    page.set_viewport_size({"width": width, "height": 900})
+    open_board(page, served)
+    page.wait_for_function("document.querySelector('#variant-A iframe').getBoundingClientRect().width > 0")
+    scale = float(page.get_attribute(".frame-wrap[data-variant=A]", "data-scale"))
+    assert scale == 1.0
+    frame_width = page.eval_on_selector("#variant-A iframe", "f => f.getBoundingClientRect().width")
+    assert 280 <= frame_width <= 375
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing sticks out sideways
+    page.screenshot(path=str(artifacts_dir / f"boards-{width}.png"))
 
 
 def test_variant_iframe_is_sandboxed(page, served: Served) -> None:  # type: ignore[no-untyped-def]

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from reference_oracle import ReferenceOracle
 
 ROOT = Path(__file__).resolve().parents[2]
 BRAND_REFS = ROOT / "brand_refs"
@@ -132,17 +131,11 @@ def test_dark_first_brands_ship_dark_tokens() -> None:
 
 
 @pytest.mark.node
-def test_reference_cli_lints_every_file_clean(node_bin: Path) -> None:
+def test_reference_cli_lints_every_file_clean(reference: ReferenceOracle) -> None:
     """The reference CLI (`@google/design.md`) agrees: 0 errors, warnings within the limit."""
-    cli = node_bin / "design.md"
-
-    def run(path: Path) -> tuple[Path, int, dict]:
-        proc = subprocess.run([str(cli), "lint", str(path)], capture_output=True, timeout=120)
-        return path, proc.returncode, json.loads(proc.stdout)
-
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        results = list(pool.map(run, _all_files()))
-    for path, code, report in results:
+    for path in _all_files():
+        run = reference("lint", str(path))
+        code, report = run.returncode, json.loads(run.stdout)
         summary = report["summary"]
         assert code == 0 and summary["errors"] == 0, (path, report["findings"])
         limit = 0 if path == EXAMPLE else MAX_BRAND_WARNINGS

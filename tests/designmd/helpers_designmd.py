@@ -13,7 +13,6 @@ ROOT = HERE.parent.parent
 CORPUS = HERE / "corpus"
 GOLDEN = HERE / "golden"
 PINUP = ROOT / ".venv" / "bin" / "pinup"
-REFERENCE = ROOT / "node_modules" / ".bin" / "design.md"
 
 
 def corpus_files() -> list[Path]:

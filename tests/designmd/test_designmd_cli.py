@@ -59,8 +59,25 @@ def test_text_format_has_lines_and_no_colour_when_piped() -> None:
     assert result.returncode == 1
     assert f"{CORPUS / 'refs.md'}:12: error colors.invalid: '#GGG' is not a valid color." in text
     assert "[broken-ref] components.card" in text
-    assert text.rstrip().endswith("7 errors, 5 warnings, 1 info")
+    assert text.endswith("7 errors, 5 warnings, 1 info\n--extended would add 9 findings (8 errors, 1 info)\n")
     assert "\x1b[" not in text
+
+
+def test_text_format_counts_extended_findings_and_json_does_not() -> None:
+    source = str(CORPUS / "prose-mismatch.md")
+    plain = json.loads(run_pinup("lint", source).stdout)
+    extended = json.loads(run_pinup("lint", "--extended", source).stdout)
+    added = len(extended["findings"]) - len(plain["findings"])
+    assert added > 0
+    text = run_pinup("lint", source, "--format", "text").stdout.decode()
+    last = text.splitlines()[-1]
+    assert last.startswith(f"--extended would add {added} findings (")
+    assert "--extended" not in run_pinup("lint", source).stdout.decode()
+    assert "--extended" not in run_pinup("lint", source, "--format", "md").stdout.decode()
+    with_extended = run_pinup("lint", "--extended", source, "--format", "text").stdout.decode()
+    assert with_extended.splitlines()[-1] == f"({added} findings above from --extended)"
+    clean = run_pinup("lint", str(CORPUS / "full-ok.md"), "--format", "text").stdout.decode()
+    assert clean.splitlines()[-1] == "--extended would add no findings"
 
 
 def _run_in_tty(args: list[str], env: dict[str, str]) -> str:

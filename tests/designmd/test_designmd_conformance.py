@@ -8,13 +8,12 @@ JSON and Markdown, byte for byte (YAML error messages included). `diff` must pri
 from __future__ import annotations
 
 import json
-import subprocess
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers_designmd import CORPUS, HERE, REFERENCE, ROOT, corpus_files, run_pinup
+from helpers_designmd import CORPUS, HERE, ROOT, corpus_files, run_pinup
+from reference_oracle import ReferenceOracle
 
 pytestmark = pytest.mark.node
 
@@ -28,21 +27,16 @@ def _targets() -> list[Path]:
     return corpus_files() + extra
 
 
-def _reference(*args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([str(REFERENCE), *args], capture_output=True, timeout=120)
-
-
 @pytest.fixture(scope="module")
-def reference_runs(node_bin: Path) -> dict[str, tuple[int, str, int, str]]:
-    """(json exit, json stdout, md exit, md stdout) per file, run in parallel once."""
+def reference_runs(reference: ReferenceOracle) -> dict[str, tuple[int, str, int, str]]:
+    """(json exit, json stdout, md exit, md stdout) per file, from the session's reference oracle."""
 
-    def one(path: Path) -> tuple[str, tuple[int, str, int, str]]:
-        j = _reference("lint", str(path))
-        m = _reference("lint", str(path), "--format", "md")
-        return str(path), (j.returncode, j.stdout.decode(), m.returncode, m.stdout.decode())
+    def one(path: Path) -> tuple[int, str, int, str]:
+        j = reference("lint", str(path))
+        m = reference("lint", str(path), "--format", "md")
+        return j.returncode, j.stdout, m.returncode, m.stdout
 
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        return dict(pool.map(one, _targets()))
+    return {str(path): one(path) for path in _targets()}
 
 
 def _label(path: Path) -> str:
@@ -88,22 +82,22 @@ PAIRS = [
 
 
 @pytest.mark.parametrize("before,after", PAIRS, ids=lambda p: p.name)
-def test_diff_matches_reference(before: Path, after: Path, node_bin: Path) -> None:
+def test_diff_matches_reference(before: Path, after: Path, reference: ReferenceOracle) -> None:
     for extra in ([], ["--format", "md"]):
-        ref = _reference("diff", str(before), str(after), *extra)
+        ref = reference("diff", str(before), str(after), *extra)
         mine = run_pinup("diff", str(before), str(after), *extra)
         assert mine.returncode == ref.returncode
-        assert mine.stdout.decode() == ref.stdout.decode()
+        assert mine.stdout.decode() == ref.stdout
 
 
 @pytest.mark.parametrize("kind", ["missing", "directory"])
-def test_read_errors_match_reference(kind: str, tmp_path: Path, node_bin: Path) -> None:
+def test_read_errors_match_reference(kind: str, tmp_path: Path, reference: ReferenceOracle) -> None:
     target = tmp_path / "nope.md" if kind == "missing" else tmp_path
-    ref = _reference("lint", str(target))
+    ref = reference("lint", str(target))
     mine = run_pinup("lint", str(target))
     assert ref.returncode == mine.returncode == 2
     assert mine.stdout == b""
-    assert mine.stderr.decode() == ref.stderr.decode()
+    assert mine.stderr.decode() == ref.stderr
 
 
 def _random_design_md(rng: "random.Random", n: int) -> str:
@@ -165,7 +159,7 @@ def _random_design_md(rng: "random.Random", n: int) -> str:
     return "\n".join(lines)
 
 
-def test_random_documents_match_reference(tmp_path: Path, node_bin: Path) -> None:
+def test_random_documents_match_reference(tmp_path: Path, reference: ReferenceOracle) -> None:
     """Differential test: 40 random DESIGN.md files (fixed seed) lint identically, byte for byte."""
     import random
 
@@ -175,8 +169,7 @@ def test_random_documents_match_reference(tmp_path: Path, node_bin: Path) -> Non
         path = tmp_path / f"random-{n}.md"
         path.write_text(_random_design_md(rng, n), encoding="utf-8")
         paths.append(path)
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        expected = list(pool.map(lambda p: _reference("lint", str(p)), paths))
+    expected = reference.many(("lint", str(p)) for p in paths)
     for path, ref in zip(paths, expected):
         mine = run_pinup("lint", str(path))
-        assert (mine.returncode, mine.stdout.decode()) == (ref.returncode, ref.stdout.decode()), path.read_text()
+        assert (mine.returncode, mine.stdout.decode()) == (ref.returncode, ref.stdout), path.read_text()

@@ -93,6 +93,7 @@ def _axe(page, axe_path: Path) -> list[dict]:  # type: ignore[no-untyped-def]
     return page.evaluate(AXE_RUN)
 
 
+@pytest.mark.node
 @pytest.mark.parametrize("origin", ["file", "http"])
 def test_every_page_renders_and_passes_axe(browser, example_site: Path, http_base: str, axe_path: Path,
                                            artifacts_dir: Path, origin: str) -> None:  # type: ignore[no-untyped-def]

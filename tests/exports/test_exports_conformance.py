@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ CASES = [
     ("css-vars", None),
     ("css-vars", "ds"),
 ]
+pytestmark = pytest.mark.node
 _DECL = re.compile(r"^\s*(--[^:]+):\s*(.*);\s*$")
 
 
@@ -60,14 +60,12 @@ def test_corpus_exercises_the_css_tailwind_name_check(reference_export) -> None:
     assert len(failing) >= 4, failing
 
 
-def test_invalid_format_matches_reference(node_bin: Path, tmp_path: Path) -> None:
+def test_invalid_format_matches_reference(reference, tmp_path: Path) -> None:
     doc = tmp_path / "DESIGN.md"
     doc.write_text("---\ncolors:\n  primary: '#000'\n---\n")
-    proc = subprocess.run(
-        [str(node_bin / "design.md"), "export", str(doc), "--format", "scss"], capture_output=True, check=False
-    )
+    proc = reference("export", str(doc), "--format", "scss")
     assert proc.returncode == 1
     with pytest.raises(ExportError) as info:
         render("scss", DesignSystem())
     assert info.value.code == "INVALID_FORMAT"
-    assert info.value.to_json() == proc.stderr.decode().strip().splitlines()[-1]
+    assert info.value.to_json() == proc.stderr.strip().splitlines()[-1]

@@ -18,6 +18,7 @@ from exports_corpus import CORPUS, DTCG_IDS, DTCG_SOURCES, ROOT
 from pinup.designmd.exporters import render_result
 from pinup.designmd.exporters.dtcg_validate import validate
 
+pytestmark = pytest.mark.node
 SOURCES, IDS = DTCG_SOURCES, DTCG_IDS
 NODE_MODULES = ROOT / "node_modules"
 
@@ -171,7 +172,7 @@ def test_terrazzo_rejects_the_reference_dtcg(tmp_path: Path, node_bin: Path, ref
     assert proc.returncode != 0
 
 
-def test_style_dictionary_harness_can_fail(tmp_path: Path) -> None:
+def test_style_dictionary_harness_can_fail(tmp_path: Path, node_bin: Path) -> None:
     """A broken alias makes Style Dictionary fail, and the harness reports it."""
     (tmp_path / "tokens.json").write_text(
         json.dumps({"color": {"$type": "color", "a": {"$value": "{color.missing}"}}}), encoding="utf-8"

@@ -388,3 +388,46 @@ class FileStore:
             return existing
         except OSError as exc:
             raise StoreError(f"could not store claim: {exc.strerror or exc}") from exc
+
+
+_TEMP_NAME = re.compile(r"^\..+\.(\d+)\.[0-9a-f]{8}\.tmp\Z")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, owned by someone else
+        return True
+    return True
+
+
+def remove_stale_temps(*roots: Path) -> list[Path]:
+    """Delete the temp files a killed writer left (`.<name>.<pid>.<hex>.tmp`), at start-up.
+
+    A temp file is never a record (records are made by linking it to its final name), so removing
+    it loses nothing; a temp whose writer is still alive is left alone. Looks in each root and
+    one level below (the board and claim folders). Returns what it removed.
+    """
+    removed: list[Path] = []
+    for root in roots:
+        folders = [root]
+        try:
+            folders += [Path(e.path) for e in os.scandir(root) if e.is_dir(follow_symlinks=False)]
+        except OSError:
+            continue
+        for folder in folders:
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            for entry in entries:
+                match = _TEMP_NAME.match(entry.name)
+                if match and entry.is_file(follow_symlinks=False) and not _pid_alive(int(match.group(1))):
+                    try:
+                        os.unlink(entry.path)
+                        removed.append(Path(entry.path))
+                    except OSError:
+                        pass
+    return removed

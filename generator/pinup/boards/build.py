@@ -23,6 +23,7 @@ from pinup.boards.context import (
     BoardSummary,
     VariantView,
 )
+from pinup.boards.limits import field_limits, schema_version, v2_fields
 from pinup.boards.spec import Board, BoardError, find_boards, load_board
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -30,6 +31,8 @@ TEMPLATES = PACKAGE / "templates" / "board"
 STATIC = PACKAGE / "static" / "board"
 SECRET_ENV = "PINUP_BOARD_SECRET"
 #: names the build or the server write in a board's folder; a variant may not take them
+#: the page's scripts, inlined in this order (board.js first: the others use what it exposes)
+SCRIPTS = ("board.js", "layout.js", "pins.js", "tweaks.js", "items.js", "start.js")
 RESERVED = {"index.html", "board.json", "results.html", "feedback.json", "feedback-pending.json"}
 
 
@@ -104,23 +107,38 @@ def _static(name: str) -> str:
     return (STATIC / name).read_text(encoding="utf-8")
 
 
-def _variant_views(board: Board, inline: bool) -> tuple[list[VariantView], dict[str, Path]]:
-    """Views for the template and the files to copy (rel path under the board -> source)."""
+def with_agent(html: str) -> str:
+    """The variant's HTML with the pin/tweak agent script added just before </body> (or at the end).
+
+    The agent talks to the board over postMessage only, so the iframe sandbox stays closed.
+    """
+    script = '<script data-pinup-agent="1">\n' + _static("agent.js") + "\n</script>\n"
+    index = html.lower().rfind("</body>")
+    if index == -1:
+        return html + "\n" + script
+    return html[:index] + script + html[index:]
+
+
+def _variant_views(board: Board, inline: bool) -> tuple[list[VariantView], dict[str, Path | str]]:
+    """Views for the template and the files to write (rel path under the board -> source file or HTML text)."""
     views: list[VariantView] = []
-    copies: dict[str, Path] = {}
+    copies: dict[str, Path | str] = {}
     for v in board.spec.variants:
         source = board.files[v.id]
         device = v.device or board.spec.device
         rel = Path(os.path.normpath(v.file)).as_posix()
         src, srcdoc = rel, None
         if inline and v.kind == "html":
-            src, srcdoc = "", source.read_text(encoding="utf-8", errors="replace")
+            src, srcdoc = "", with_agent(source.read_text(encoding="utf-8", errors="replace"))
         elif inline:
             src = f"data:{v.mime};base64," + base64.b64encode(source.read_bytes()).decode("ascii")
         else:
             if rel.lower() in RESERVED:
                 raise BoardError(board.folder / "board.yaml", f"variant {v.id}: file name {rel!r} is reserved")
-            copies[rel] = source
+            if v.kind == "html":
+                copies[rel] = with_agent(source.read_text(encoding="utf-8", errors="replace"))
+            else:
+                copies[rel] = source
         views.append(
             VariantView(
                 id=v.id,
@@ -140,13 +158,17 @@ def _site_name(design: Any) -> str:
     return (getattr(design, "name", None) or "pinup").strip() or "pinup"
 
 
-def render_board(board: Board, design: Any, options: Any) -> tuple[str, dict[str, Path], dict[str, Any]]:
-    """The board page HTML, the variant files to copy, and the manifest."""
+def render_board(board: Board, design: Any, options: Any) -> tuple[str, dict[str, Path | str], dict[str, Any]]:
+    """The board page HTML, the variant files to write, and the manifest."""
+    from pinup.tweaks import tweakables
+
     inline = bool(getattr(options, "inline", False))
     api_url = getattr(options, "api_url", None) or None
     views, copies = _variant_views(board, inline)
     secret = os.environ.get(SECRET_ENV) or ""
     token = board_token(secret, board.slug) if api_url and secret else None
+    tweaks = tweakables(design)
+    limits = field_limits()
     config = BoardConfig(
         board=board.slug,
         title=board.spec.title,
@@ -154,6 +176,11 @@ def render_board(board: Board, design: Any, options: Any) -> tuple[str, dict[str
         variants=board.spec.variant_ids(),
         apiUrl=api_url,
         token=token,
+        maxSchemaVersion=schema_version(),
+        v2Fields=v2_fields(),
+        limits=limits,
+        tweakables=[t.manifest() for t in tweaks],
+        kinds={v.id: v.kind for v in board.spec.variants},
     )
     page = BoardPage(
         slug=board.slug,
@@ -165,12 +192,15 @@ def render_board(board: Board, design: Any, options: Any) -> tuple[str, dict[str
         config=config,
         theme_css=_theme(design),
         board_css=_static("board.css"),
-        board_js=_static("board.js"),
+        board_js="\n".join(_static(name) for name in SCRIPTS),
         site_name=_site_name(design),
         history_rounds=[r.round for r in board.spec.history],
+        limits=limits,
+        tweakables=tweaks,
     )
     html = _env(options).get_template("board.html.j2").render(page=page, config=config.to_json_dict())
-    return html, copies, board.spec.manifest(board.slug)
+    manifest = {**board.spec.manifest(board.slug), "tweakables": [t.manifest() for t in tweaks]}
+    return html, copies, manifest
 
 
 def render_index(boards: list[Board], design: Any, options: Any) -> str:
@@ -214,7 +244,10 @@ def build_boards(src: Path, out: Path, design: Any, options: Any, writer: Writer
         writer.write_text(f"{base}/index.html", html)
         written.append(out / base / "index.html")
         for rel, source in copies.items():
-            writer.copy_file(f"{base}/{rel}", source)
+            if isinstance(source, str):
+                writer.write_text(f"{base}/{rel}", source)
+            else:
+                writer.copy_file(f"{base}/{rel}", source)
             written.append(out / base / rel)
         writer.write_text(f"{base}/board.json", json.dumps(manifest, indent=2) + "\n")
         written.append(out / base / "board.json")

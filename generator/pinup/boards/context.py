@@ -39,6 +39,16 @@ class BoardConfig:
     progressTimeoutMs: int = 300_000
     pollIntervalMs: int = 2_000
     schemaVersion: int = 1
+    #: the newest schema the endpoint takes; the page posts it only when pins, tweaks or reopen are present
+    maxSchemaVersion: int = 1
+    #: the v2 body's field names (empty before the endpoint has v2)
+    v2Fields: list[str] = field(default_factory=list)
+    #: field limits copied from the feedback schema (see pinup.boards.limits)
+    limits: dict[str, int] = field(default_factory=dict)
+    #: the Tweak panel's controls (also in board.json as `tweakables`)
+    tweakables: list[dict[str, Any]] = field(default_factory=list)
+    #: variant id -> "html" | "image"
+    kinds: dict[str, str] = field(default_factory=dict)
 
     def to_json_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -61,6 +71,8 @@ class BoardPage:
     site_name: str
     history_rounds: list[int] = field(default_factory=list)
     devices: dict[str, int] = field(default_factory=lambda: dict(DEVICE_WIDTHS))
+    limits: dict[str, int] = field(default_factory=dict)
+    tweakables: list[Any] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ def _progress_bar(total_hint: int):  # type: ignore[no-untyped-def]
 @click.option("--out", "out", type=click.Path(path_type=Path), default=Path("site"), show_default=True,
               help="Output directory.")
 @click.option("--clean", is_flag=True, help="Delete the previous build first (full rebuild).")
-@click.option("--strict", is_flag=True, help="Exit 1 when the DESIGN.md has lint errors.")
+@click.option("--strict", is_flag=True, help="Exit 1 when the DESIGN.md has lint errors or warnings (extended checks included).")
 @click.option("--allow-html", is_flag=True, help="Render raw HTML in the prose (escaped by default).")
 @click.option("--fonts", type=FONTS, default="system", show_default=True,
               help="'google' adds Google Fonts links (network at view time); default uses system stacks.")
@@ -67,7 +67,8 @@ def build(src: Path, out: Path, clean: bool, strict: bool, allow_html: bool, fon
     for step_name in result.skipped_steps:
         click.echo(f"skipped: {step_name}", err=True)
     if not result.ok:
-        click.echo(f"error: --strict and the DESIGN.md has {summary.errors} lint errors", err=True)
+        click.echo(f"error: --strict and the DESIGN.md has {summary.errors} errors and {summary.warnings} warnings "
+                   "(extended checks included)", err=True)
         sys.exit(1)
 
 

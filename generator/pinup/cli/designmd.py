@@ -59,6 +59,7 @@ def lint(file: str, fmt: str, extended: bool) -> None:
         output = report.to_text(
             result.findings, summary, source_name=_source_name(file), color=report.use_color(sys.stdout)
         )
+        output += report.extended_note(result.findings if extended else run(text, extended=True).findings, extended)
     sys.stdout.write(output)
     sys.stdout.flush()
     sys.exit(1 if summary["errors"] > 0 else 0)

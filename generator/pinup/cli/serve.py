@@ -65,9 +65,11 @@ def _generate_hook(ws: Any, *, model: str | None = None, count: int | None = Non
 @click.option("--base-url", help="With --generate: an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL).")
 @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
               help="With --generate: the environment variable that holds the API key.")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST",
+              help="Also answer to this Host (NAME or NAME:PORT, repeatable); else only 127.0.0.1, localhost, [::1].")
 def serve(src: str | None, board: str | None, port: int, host: str, out: str | None, no_open: bool,
           timeout: float, exit_on_submit: bool, generate: bool, rebuild: bool, model: str | None,
-          count: int | None, base_url: str | None, api_key_env: str) -> None:
+          count: int | None, base_url: str | None, api_key_env: str, allow_hosts: tuple[str, ...]) -> None:
     """Build (if needed) and serve the site and its review boards, collecting feedback.
 
     SRC is a workspace folder (DESIGN.md + boards/); with none, the bundled example.
@@ -78,6 +80,11 @@ def serve(src: str | None, board: str | None, port: int, host: str, out: str | N
 
     from pinup.serve import servefile
 
+    from pinup_feedback.limits import split_host
+
+    for name in allow_hosts:
+        if name != "*" and split_host(name) is None:
+            raise click.BadParameter(f"{name!r} is not NAME or NAME:PORT", param_hint="--allow-host")
     ws = _workspace(src, out)
     running = servefile.read(ws.serve_json)
     if running is not None and running.pid != os.getpid() and servefile.pid_alive(running.pid):
@@ -98,7 +105,7 @@ def serve(src: str | None, board: str | None, port: int, host: str, out: str | N
         known = ", ".join(slugs) or "none"
         raise click.ClickException(f"no board {board!r} in {ws.out / 'boards'} (boards: {known})")
     options = ServeOptions(host=host, port=port, board=board, open_browser=not no_open, timeout=timeout,
-                           exit_on_submit=exit_on_submit, on_regenerate=on_regenerate)
+                           exit_on_submit=exit_on_submit, on_regenerate=on_regenerate, allow_hosts=allow_hosts)
     try:
         code = ServeSession(ws, options).run()
     except OSError as exc:

@@ -16,6 +16,7 @@ from typing import Any
 
 from pinup.designmd.colors import CssColor, parse_css_color
 from pinup.designmd.dimensions import STANDARD_UNITS, Dim, is_reference, parse_dimension, parse_unitless
+from pinup.designmd.jsnum import js_parse_int
 from pinup.designmd.parser import Heading, ParsedDocument
 from pinup.designmd.report import reference_finding
 from pinup.designmd.sections import (
@@ -148,11 +149,11 @@ def _js_number_of_string(text: str) -> float:
     if stripped == "":
         return 0.0
     if re.fullmatch(r"0[xX][0-9a-fA-F]+", stripped):
-        return float(int(stripped[2:], 16))
+        return float(js_parse_int(stripped[2:], 16))
     if re.fullmatch(r"0[oO][0-7]+", stripped):
-        return float(int(stripped[2:], 8))
+        return float(js_parse_int(stripped[2:], 8))
     if re.fullmatch(r"0[bB][01]+", stripped):
-        return float(int(stripped[2:], 2))
+        return float(js_parse_int(stripped[2:], 2))
     if re.fullmatch(r"[+-]?Infinity", stripped):
         return -math.inf if stripped.startswith("-") else math.inf
     if re.fullmatch(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", stripped):

@@ -95,7 +95,9 @@ def _hex2(value: int) -> str:
 
 
 def js_round(x: float) -> int:
-    """JavaScript `Math.round`: halves go toward +infinity."""
+    """JavaScript `Math.round`: halves go toward +infinity; ±Infinity and NaN clamp like JS's do."""
+    if not math.isfinite(x):
+        return 0 if math.isnan(x) else (2**31 if x > 0 else -(2**31))
     return math.floor(x + 0.5)
 
 

@@ -4,15 +4,40 @@ from __future__ import annotations
 
 import math
 
+#: Decimal digits past which an integer is beyond every double (1.8e308): JavaScript gives Infinity.
+MAX_FINITE_DIGITS = 309
+
+
+def int_to_float(value: int) -> float:
+    """`float(value)`, but Infinity (as JavaScript's Number) instead of OverflowError."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def js_parse_int(text: str, base: int = 10) -> int | float:
+    """JavaScript `parseInt` of a whole digit string: exact up to 2**53, then the nearest double.
+
+    Never raises: Python refuses to convert more than 4,300 decimal digits, and a double cannot
+    hold more than 309, so longer text goes straight to Infinity (a number no document means).
+    """
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-").lstrip("0") or "0"
+    if base == 10 and len(digits) > MAX_FINITE_DIGITS:
+        return sign * math.inf
+    value = sign * int(digits, base)
+    return value if abs(value) <= 2**53 else int_to_float(value)
+
 
 def js_number(value: float | int) -> str:
     """`String(value)` in JavaScript: `16` not `16.0`, `1e-7`, `1e+21`, `-0` -> `0`."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        value = float(value) if abs(value) >= 2**53 else value
-        if isinstance(value, int):
+        if abs(value) < 2**53:
             return str(value)
+        value = int_to_float(value)
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):

@@ -22,6 +22,13 @@ JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u20
 
 NO_YAML_MESSAGE = "No YAML content found. Expected frontmatter (---) or fenced yaml code blocks."
 
+# pinup's size caps (the reference has none): real DESIGN.md files are a few hundred lines with
+# a few KB of YAML, and these bounds keep every input, however it was made, to well under a
+# second of work. Past one, the document gets one finding that says which limit it passed.
+MAX_LINES = 50_000
+MAX_YAML_CHARS = 64 * 1024
+MAX_YAML_BLOCKS = 32
+
 
 def js_trim(text: str) -> str:
     """JavaScript `trim()` (strips U+FEFF, keeps U+001C–U+001F)."""
@@ -39,7 +46,7 @@ class Heading:
 class ParseError:
     """A recoverable parse failure: the whole lint result is one warning."""
 
-    code: str  # NO_YAML_FOUND | YAML_PARSE_ERROR | DUPLICATE_SECTION
+    code: str  # NO_YAML_FOUND | YAML_PARSE_ERROR | DUPLICATE_SECTION | DOCUMENT_TOO_LARGE
     message: str
     line: int | None = None
 
@@ -115,8 +122,15 @@ def parse_document(text: str) -> ParsedDocument:
         text = text.replace("\x00", "\ufffd")  # CommonMark (micromark too) reads NUL as U+FFFD
     lines = split_lines(text)
     doc = ParsedDocument(lines=lines)
+    if len(lines) > MAX_LINES:
+        doc.error = ParseError("DOCUMENT_TOO_LARGE", f"The document has {len(lines):,} lines; pinup reads at most "
+                               f"{MAX_LINES:,} (a pinup limit: split it or trim it).", MAX_LINES + 1)
+        return doc
     blocks: list[tuple[str, str, int]] = []  # (label, yaml text, line offset)
     close = find_front_matter(lines)
+    if close is not None and sum(len(line) + 1 for line in lines[1:close]) > MAX_YAML_CHARS:
+        doc.error = _too_much_yaml([("frontmatter", "x" * (MAX_YAML_CHARS + 1), 1)])
+        return doc
     md_lines = lines
     if close is not None:
         # the block text keeps its original line endings (minus one leading/trailing line ending)
@@ -282,8 +296,25 @@ def _ending_before(text: str, pos: int) -> str:
     return ""
 
 
+def _too_much_yaml(blocks: list[tuple[str, str, int]]) -> ParseError | None:
+    """The size caps on YAML, checked before any block is parsed."""
+    if len(blocks) > MAX_YAML_BLOCKS:
+        return ParseError("DOCUMENT_TOO_LARGE", f"The document has {len(blocks)} YAML blocks; pinup reads at most "
+                          f"{MAX_YAML_BLOCKS} (a pinup limit).", blocks[MAX_YAML_BLOCKS][2])
+    total = 0
+    for label, yaml_text, offset in blocks:
+        total += len(yaml_text)
+        if total > MAX_YAML_CHARS:
+            return ParseError("DOCUMENT_TOO_LARGE", f"The YAML passes {MAX_YAML_CHARS // 1024} KB in {label}; "
+                              f"pinup reads at most {MAX_YAML_CHARS // 1024} KB of YAML (a pinup limit).", offset)
+    return None
+
+
 def _merge(doc: ParsedDocument, blocks: list[tuple[str, str, int]]) -> None:
     owner: dict[str, str] = {}
+    doc.error = _too_much_yaml(blocks)
+    if doc.error is not None:
+        return
     for label, yaml_text, offset in blocks:
         try:
             value = load_block(yaml_text, offset)

@@ -14,7 +14,7 @@ import math
 import re
 from typing import Any
 
-from pinup.designmd.jsnum import js_number
+from pinup.designmd.jsnum import js_number, js_parse_int
 
 
 class YDict(dict):  # type: ignore[type-arg]
@@ -67,7 +67,7 @@ _LONE_CR = re.compile(r"\r(?!\n)")
 
 def is_int_like(key: str) -> bool:
     """True for keys JavaScript enumerates first (canonical array indices)."""
-    return bool(_INT_LIKE.match(key)) and int(key) <= 4294967294
+    return len(key) <= 10 and bool(_INT_LIKE.match(key)) and int(key) <= 4294967294
 
 
 def js_order(keys: list[str]) -> list[str]:
@@ -92,12 +92,11 @@ def resolve_plain(text: str) -> Any:
         return text
     if first in "0123456789+-.":
         if _INT.match(text):
-            value = int(text)
-            return float(value) if abs(value) > 2**53 else value
+            return js_parse_int(text)
         if _OCT.match(text):
-            return int(text[2:], 8)
+            return js_parse_int(text[2:], 8)
         if _HEX.match(text):
-            return int(text[2:], 16)
+            return js_parse_int(text[2:], 16)
         if _FLOAT.match(text) or _EXP.match(text):
             return float(text)
         if _INF.match(text):
@@ -254,15 +253,60 @@ def _scanner_classes() -> tuple[type, type]:
     return TabScanner, LenientReader
 
 
+#: The `yaml` library's default `maxAliasCount`: past it, a document is refused as an alias bomb.
+MAX_ALIAS_COUNT = 100
+ALIAS_BOMB_MESSAGE = "Excessive alias count indicates a resource exhaustion attack"
+
+
+class _Anchor:
+    """What the `yaml` library keeps per anchored node: times used, and the alias weight inside it."""
+
+    __slots__ = ("alias_count", "count")
+
+    def __init__(self) -> None:
+        self.count = 1
+        self.alias_count = 0
+
+
 class _Builder:
+    """Node tree -> Python values. A node met twice is an alias (the composers share the node);
+    aliases are counted exactly as the `yaml` library counts them, so a bomb stops early with the
+    reference's own message instead of expanding into millions of values downstream."""
+
     def __init__(self, source: str, line_offset: int) -> None:
         self.source = source
         self.offset = line_offset
         self.memo: dict[int, Any] = {}
+        self.anchors: dict[int, _Anchor] = {}
+        self.children: dict[int, list[tuple[Any, bool]]] = {}  # collection -> (child, was an alias)
+
+    def child(self, parent: Any, node: Any, indent: int = -1) -> Any:
+        """Build `node` as an entry of `parent`, recording whether it was an alias there."""
+        self.children[id(parent)].append((node, id(node) in self.memo))
+        return self.build(node, indent)
+
+    def _alias_weight(self, node: Any, was_alias: bool) -> int:
+        """The `yaml` library's getAliasCount: the heaviest alias reachable without following one."""
+        if was_alias:
+            anchor = self.anchors.get(id(node))
+            return anchor.count * anchor.alias_count if anchor is not None else 0
+        entries = self.children.get(id(node))
+        if entries is None:
+            return 1
+        return max((self._alias_weight(child, alias) for child, alias in entries), default=0)
+
+    def _use_alias(self, node: Any) -> None:
+        anchor = self.anchors.setdefault(id(node), _Anchor())
+        anchor.count += 1
+        if anchor.alias_count == 0:
+            anchor.alias_count = self._alias_weight(node, False)
+        if anchor.count * anchor.alias_count > MAX_ALIAS_COUNT:
+            raise YamlError(ALIAS_BOMB_MESSAGE, node.start_mark.line + 1)
 
     def build(self, node: Any, indent: int = -1) -> Any:
         key = id(node)
         if key in self.memo:
+            self._use_alias(node)
             return self.memo[key]
         kind = node.id  # 'mapping' | 'sequence' | 'scalar' in both ruamel and PyYAML
         if kind == "mapping":
@@ -271,9 +315,10 @@ class _Builder:
             out = YList()
             out.line = node.start_mark.line + 1 + self.offset
             self.memo[key] = out
+            self.children[key] = []
             child_indent = -1 if node.flow_style else node.start_mark.column
             for item in node.value:
-                out.append(self.build(item, child_indent))
+                out.append(self.child(node, item, child_indent))
                 out.item_lines.append(item.start_mark.line + 1 + self.offset)
             return out
         if indent >= 0 and node.style in ('"', "'") and node.end_mark.line > node.start_mark.line:
@@ -334,11 +379,12 @@ class _Builder:
         out = YDict()
         out.line = node.start_mark.line + 1 + self.offset
         self.memo[id(node)] = out
+        self.children[id(node)] = []
         seen: set[tuple[str, Any]] = set()
         block = not node.flow_style
         previous: tuple[Any, Any] | None = None
         for key_node, value_node in node.value:
-            key_value = self.build(key_node)
+            key_value = self.child(node, key_node)
             ident = _dup_identity(key_value)
             if ident in seen:
                 line, col = self._duplicate_position(key_node, previous)
@@ -346,7 +392,7 @@ class _Builder:
             seen.add(ident)
             previous = (key_node, value_node)
             key = _key_string(key_value)
-            out[key] = self.build(value_node, key_node.start_mark.column if block else -1)
+            out[key] = self.child(node, value_node, key_node.start_mark.column if block else -1)
             out.key_lines.setdefault(key, key_node.start_mark.line + 1 + self.offset)
         order = js_order(list(out))
         if order != list(out):
@@ -479,6 +525,26 @@ def _compose_fast(text: str) -> tuple[bool, Any]:
         loader.dispose()
 
 
+#: Flow collections nested deeper than this are refused before parsing (no DESIGN.md needs 10).
+MAX_FLOW_DEPTH = 200
+
+
+def flow_too_deep(text: str) -> bool:
+    """A cheap, conservative bracket count: parsers recurse per level, so refuse absurd depth
+    up front instead of spending seconds before the recursion limit says the same."""
+    if text.count("[") + text.count("{") <= MAX_FLOW_DEPTH:
+        return False
+    depth = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            if depth > MAX_FLOW_DEPTH:
+                return True
+        elif char in "]}" and depth:
+            depth -= 1
+    return False
+
+
 def load_block(text: str, line_offset: int = 0) -> Any:
     """Parse one YAML block; lines in the result are `line_offset` + the block's own 1-based line.
 
@@ -487,6 +553,8 @@ def load_block(text: str, line_offset: int = 0) -> Any:
     Raises `YamlError` (message shaped like the reference's) on any YAML error.
     """
     original = text
+    if flow_too_deep(text):
+        raise YamlError("YAML nesting is too deep", None)
     if "\x00" in text:
         # ruamel uses NUL as its end-of-input marker; carry NULs through as a placeholder
         text = text.replace("\x00", _NUL_SUB)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pinup.docsite.problems import Problems
+
 
 @dataclass
 class Page:
@@ -49,6 +51,8 @@ class OverviewPage(Page):
     infos: int = 0
     theme_notes: list[str] = field(default_factory=list)
     has_dark: bool = False
+    yaml_message: str = ""  # the front matter could not be read: no tokens, no stats to show
+    yaml_line: int | None = None
 
 
 # --- colors -------------------------------------------------------------------------------------
@@ -242,7 +246,8 @@ class FindingRow:
 
 @dataclass
 class LintPage(Page):
-    findings: list[FindingRow] = field(default_factory=list)
+    findings: list[FindingRow] = field(default_factory=list)  # the reference linter's
+    extended: list[FindingRow] = field(default_factory=list)  # pinup's own checks (`lint --extended`)
     errors: int = 0
     warnings: int = 0
     infos: int = 0
@@ -300,6 +305,7 @@ class SiteModel:
     warnings: int = 0
     has_dark: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    problems: Problems = field(default_factory=Problems)  # drives the alert banner on every page
 
     def page(self, slug: str) -> Page | None:
         return next((p for p in self.pages if p.slug == slug), None)

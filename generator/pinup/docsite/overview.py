@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from pinup.docsite.models import OverviewPage, Stat
+from pinup.docsite.problems import fallback_name, find_problems
 from pinup.docsite.sources import Sources
 from pinup.theme import Theme
 
@@ -23,12 +24,13 @@ def build_overview(src: Sources, theme: Theme) -> OverviewPage:
         Stat("Components", len(design.components), "components"),
     ]
     has_dark = theme.dark_from_tokens
+    problems = find_problems(src.report)
     return OverviewPage(
         slug="index",
         title="Overview",
         template="index.html",
         prose_html=src.section_html("Overview"),
-        name=design.name or "Untitled design system",
+        name=fallback_name(src.report, src.source_name),
         description=design.description or "",
         version=str(design.version) if design.version is not None else "",
         preamble_html=src.markdown(preamble),
@@ -38,4 +40,6 @@ def build_overview(src: Sources, theme: Theme) -> OverviewPage:
         infos=summary.infos,
         theme_notes=list(theme.fallbacks),
         has_dark=has_dark,
+        yaml_message=problems.yaml_message,
+        yaml_line=problems.yaml_line,
     )

@@ -12,6 +12,7 @@ from pinup.docsite.guidance import build_guidance
 from pinup.docsite.lintpage import build_lint
 from pinup.docsite.models import SiteModel
 from pinup.docsite.overview import build_overview
+from pinup.docsite.problems import fallback_name, find_problems
 from pinup.docsite.scales import build_elevation, build_layout, build_shapes
 from pinup.docsite.search import build_search
 from pinup.docsite.sources import Sources
@@ -23,7 +24,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def build_site_model(report: LintReport, *, allow_html: bool = False, fonts: str = "system") -> SiteModel:
-    """Every page of the site for one linted DESIGN.md (pure: no files are touched)."""
+    """Every page of the site for one linted DESIGN.md (pure: no files are touched).
+
+    Lint with `extended=True` (as `pinup build` does) so the lint page and the
+    banner include pinup's own findings.
+    """
     src = Sources(report, allow_html=allow_html)
     theme = build_theme(report.design, fonts=fonts)
     pages = [
@@ -42,11 +47,12 @@ def build_site_model(report: LintReport, *, allow_html: bool = False, fonts: str
     pages.append(build_downloads(src))
     pages.append(build_lint(src))
     return SiteModel(
-        name=report.design.name or "Design system",
+        name=fallback_name(report, src.source_name),
         pages=pages,
         search=build_search(src, pages),
         errors=report.summary.errors,
         warnings=report.summary.warnings,
         has_dark=theme.dark_from_tokens,
         extra={"theme": theme},
+        problems=find_problems(report),
     )

@@ -45,6 +45,7 @@ class ServeOptions:
     timeout: float = 600.0  # seconds without a final submit; 0 = never
     exit_on_submit: bool = False
     on_regenerate: Callable[[dict[str, Any], Any], None] | None = None
+    allow_hosts: tuple[str, ...] = ()  # Host names served besides the loopback ones (and a bound address)
 
 
 def _utc_now() -> str:
@@ -149,6 +150,8 @@ class ServeSession:
             default_board=self.options.board,
             log_requests=False,
             rate_limit=0,
+            allowed_hosts=(*self.options.allow_hosts, *([_url_host(self.options.host)]
+                                                        if self.options.host not in ("0.0.0.0", "::", "") else [])),
         )
         self._boards = BoardStates()
         hooks = Hooks(on_feedback=self.on_feedback, on_regenerate=self.options.on_regenerate)

@@ -33,6 +33,8 @@ GROUPS = (("colors", "color", "color"), ("spacing", "spacing", "dimension"), ("r
 
 def _round(value: float, places: int = 4) -> float:
     """Round half up, like JavaScript's Math.round(x * 10**n) / 10**n."""
+    if not math.isfinite(value):
+        return value
     scale = 10**places
     result = math.floor(value * scale + 0.5) / scale
     return 0.0 if result == 0 else result

@@ -1,0 +1,60 @@
+"""The board page's field limits, taken from the feedback schema so the page and the endpoint agree.
+
+The schema module (pinup_feedback.schema) is the one source of truth: the build copies its
+constants into the page (maxlength attributes and the config the script reads), so a limit
+changed there changes every board at the next build.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: page field -> schema constant. Constants that an older schema lacks are simply left out.
+_FIELDS: dict[str, str] = {
+    "reviewer": "MAX_REVIEWER",
+    "comment": "MAX_COMMENT",
+    "overall": "MAX_OVERALL",
+    "custom": "MAX_ACTION",
+    "variants": "MAX_VARIANTS",
+    "pins": "MAX_PINS",
+    "pinNote": "MAX_PIN_NOTE",
+    "pinText": "MAX_PIN_TEXT",
+    "pinHtml": "MAX_PIN_HTML",
+    "pinSelector": "MAX_PIN_SELECTOR",
+    "tweaks": "MAX_TWEAKS",
+    "reopen": "MAX_REOPEN",
+}
+
+
+def field_limits(schema: Any = None) -> dict[str, int]:
+    """{page field: max length or count} from the schema constants that exist."""
+    if schema is None:
+        from pinup_feedback import schema as loaded
+
+        schema = loaded
+    limits: dict[str, int] = {}
+    for key, name in _FIELDS.items():
+        value = getattr(schema, name, None)
+        if isinstance(value, int) and not isinstance(value, bool):
+            limits[key] = value
+    return limits
+
+
+def schema_version(schema: Any = None) -> int:
+    """The newest feedback schema version the endpoint accepts (2 once pins and tweaks exist)."""
+    if schema is None:
+        from pinup_feedback import schema as loaded
+
+        schema = loaded
+    versions = getattr(schema, "SCHEMAS", {1: None})
+    return max(int(v) for v in versions)
+
+
+def v2_fields(schema: Any = None) -> list[str]:
+    """Field names of the schema v2 body, [] while the endpoint has no v2 (the page then posts v1 only)."""
+    if schema is None:
+        from pinup_feedback import schema as loaded
+
+        schema = loaded
+    model = getattr(schema, "SCHEMAS", {}).get(2)
+    return sorted(getattr(model, "model_fields", {})) if model is not None else []

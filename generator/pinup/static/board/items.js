@@ -1,0 +1,71 @@
+/* Earlier feedback items (GET /api/items): each pin or comment from earlier rounds with its status
+ * and the agent's summary; a reviewer can mark one to reopen with this round's submission.
+ * Without the endpoint (static hosting, opened from a file) the section simply stays hidden. */
+(function () {
+  "use strict";
+  var B = window.pinupBoard;
+  var $ = B.$, el = B.el;
+  var STATUS = { open: "Open", in_progress: "In progress", resolved: "Resolved", wont_fix: "Won't fix",
+                 needs_clarification: "Needs clarification" };
+  var KIND = { pin: "Pin", comment: "Comment", overall: "Overall comment", regenerate: "Request for another round" };
+  var reopen = [];
+  var shown = [];
+
+  function toggle(n, btn) {
+    var i = reopen.indexOf(n);
+    if (i >= 0) { reopen.splice(i, 1); } else { reopen.push(n); }
+    btn.setAttribute("aria-pressed", String(i < 0));
+    btn.textContent = i < 0 ? "Will reopen #" + n + " (undo)" : "Reopen #" + n;
+    B.saveDraft();
+  }
+  function render(items) {
+    var list = $("#earlier-list");
+    list.textContent = "";
+    shown = items.map(function (it) { return it.n; });
+    items.forEach(function (it) {
+      var li = el("li", "", { "data-item": String(it.n), value: String(it.n) });
+      var head = el("p", "", { "class": "item-head" });
+      head.appendChild(el("strong", "#" + it.n + " " + (KIND[it.kind] || "Item") + (it.variant ? " on " + it.variant : "") +
+        " (round " + it.round + ")"));
+      head.appendChild(document.createTextNode(" "));
+      head.appendChild(el("span", STATUS[it.status] || String(it.status), { "class": "item-status", "data-status": String(it.status) }));
+      if (it.severity) { head.appendChild(document.createTextNode(" " + it.severity)); }
+      li.appendChild(head);
+      if (it.text) { li.appendChild(el("p", it.text, { "class": "item-text" })); }
+      if (it.pin && it.pin.text) { li.appendChild(el("p", "On \u201c" + it.pin.text + "\u201d", { "class": "meta" })); }
+      if (it.summary) { li.appendChild(el("p", "What was done: " + it.summary, { "class": "item-summary" })); }
+      if (it.status !== "open" && it.status !== "in_progress") {
+        var on = reopen.indexOf(it.n) >= 0;
+        var btn = el("button", on ? "Will reopen #" + it.n + " (undo)" : "Reopen #" + it.n,
+          { type: "button", "class": "reopen-btn", "data-item": String(it.n), "aria-pressed": String(on) });
+        btn.addEventListener("click", function () { toggle(it.n, btn); });
+        if (B.state.locked) { btn.disabled = true; }
+        li.appendChild(btn);
+      }
+      list.appendChild(li);
+    });
+    $("#earlier-items").hidden = !items.length;
+  }
+  function load() {
+    if (location.protocol === "file:") { return; }
+    fetch(B.apiBase() + "/api/items?board=" + encodeURIComponent(B.cfg.board), { cache: "no-store", credentials: "omit" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        if (!data || !Array.isArray(data.items)) { return; }
+        render(data.items.filter(function (it) {
+          return it && typeof it.n === "number" && (typeof it.round !== "number" || it.round < B.cfg.round);
+        }));
+      })
+      .catch(function () { /* no lifecycle endpoint here: nothing to show */ });
+  }
+  B.parts.push({
+    save: function (d) { d.reopen = reopen.slice(); },
+    restore: function (d) { reopen = (d.reopen || []).filter(function (n) { return typeof n === "number" && n >= 1; }); },
+    collect: function (body) {
+      var mine = reopen.filter(function (n) { return !shown.length || shown.indexOf(n) >= 0; });
+      if (mine.length) { body.reopen = mine; }
+    },
+    dirty: function () { return reopen.length > 0; },
+    start: load
+  });
+})();

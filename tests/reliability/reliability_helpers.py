@@ -1,0 +1,177 @@
+"""Helpers for the reliability battery: the example workspace built once, a real `pinup serve`
+subprocess, feedback bodies, and a concurrent load driver that reports latencies."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "site_src"
+PINUP = [sys.executable, "-m", "pinup"]
+BOARD = "trail-home"
+
+
+def copy_built_workspace(template: Path, dest: Path) -> tuple[Path, Path]:
+    """A copy of a built workspace (src + site), so each test has its own store."""
+    src, site = dest / "ws", dest / "site"
+    shutil.copytree(template / "ws", src, symlinks=True)
+    shutil.copytree(template / "site", site, symlinks=True)
+    return src, site
+
+
+def build_workspace(dest: Path) -> Path:
+    """Copy the bundled example and build it once (`pinup build`); returns the folder holding ws/ and site/."""
+    src = dest / "ws"
+    shutil.copytree(EXAMPLE, src, ignore=shutil.ignore_patterns(".pinup", "__pycache__"))
+    subprocess.run([*PINUP, "build", str(src), "--out", str(dest / "site")], check=True, capture_output=True,
+                   timeout=300)
+    return dest
+
+
+@dataclass
+class Served:
+    proc: subprocess.Popen[str]
+    src: Path
+    site: Path
+    port: int = 0
+    stderr_lines: list[str] = field(default_factory=list)
+    stdout_lines: list[str] = field(default_factory=list)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def store(self) -> Path:
+        return self.src / ".pinup" / "feedback"
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait(timeout=10)
+
+    def kill9(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+
+def start_serve(src: Path, site: Path, *args: str, startup: float = 120) -> Served:
+    """`pinup serve SRC --out SITE --no-open --port 0 --timeout 0 ARGS`, once it says SERVE_STARTED."""
+    cmd = [*PINUP, "serve", str(src), "--out", str(site), "--no-open", "--port", "0", "--timeout", "0", *args]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=src.parent,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    served = Served(proc=proc, src=src, site=site)
+    started = threading.Event()
+
+    def read_err() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            served.stderr_lines.append(line.rstrip("\n"))
+            if line.startswith("SERVE_STARTED:"):
+                served.port = int(dict(p.split("=", 1) for p in line.split()[1:])["port"])
+                started.set()
+
+    def read_out() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            served.stdout_lines.append(line)
+
+    threading.Thread(target=read_err, daemon=True).start()
+    threading.Thread(target=read_out, daemon=True).start()
+    deadline = time.monotonic() + startup
+    while not started.wait(0.1):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError("pinup serve did not start:\n" + "\n".join(served.stderr_lines))
+    return served
+
+
+def manifest(site: Path, board: str = BOARD) -> dict[str, Any]:
+    return json.loads((site / "boards" / board / "board.json").read_text())  # type: ignore[no-any-return]
+
+
+def regenerate_body(site: Path, board: str = BOARD, **overrides: Any) -> dict[str, Any]:
+    """A valid regenerate request (any number may be stored per round; finals are one per round)."""
+    m = manifest(site, board)
+    body: dict[str, Any] = {
+        "schemaVersion": 1, "board": board, "round": m["round"], "clientId": str(uuid.uuid4()),
+        "reviewer": "Load", "preferred": m["variants"][0], "ratings": {m["variants"][0]: 4},
+        "comments": {m["variants"][0]: "fine"}, "overall": "again please", "regenerated": True,
+        "regenerateAction": "different", "remixSpec": None, "website": "",
+    }
+    body.update(overrides)
+    return body
+
+
+@dataclass
+class LoadResult:
+    acked: list[str] = field(default_factory=list)
+    statuses: dict[int, int] = field(default_factory=dict)
+    errors: int = 0  # connection failures (no HTTP status)
+    latencies: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def percentile(self, p: float) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else 0.0
+
+    def summary(self, label: str) -> str:
+        return (f"{label}: {len(self.acked)} acked of {sum(self.statuses.values()) + self.errors} sent in "
+                f"{self.seconds:.1f}s, statuses {dict(sorted(self.statuses.items()))}, connection errors "
+                f"{self.errors}, p50 {self.percentile(50) * 1000:.1f} ms, p99 {self.percentile(99) * 1000:.1f} ms")
+
+
+async def drive(base: str, bodies: list[dict[str, Any]], concurrency: int,
+                stop_after: int | None = None) -> LoadResult:
+    """POST every body with at most `concurrency` in flight; `stop_after` stops counting once that
+    many are acknowledged elsewhere (the crash test kills the server meanwhile)."""
+    result = LoadResult()
+    sem = asyncio.Semaphore(concurrency)
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    started = time.perf_counter()
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
+
+        async def one(body: dict[str, Any]) -> None:
+            async with sem:
+                t0 = time.perf_counter()
+                try:
+                    r = await client.post("/api/feedback", json=body, headers={"Origin": base})
+                except httpx.HTTPError:
+                    result.errors += 1
+                    return
+                result.latencies.append(time.perf_counter() - t0)
+                result.statuses[r.status_code] = result.statuses.get(r.status_code, 0) + 1
+                if r.status_code == 200 and r.json().get("received") is True:
+                    result.acked.append(r.json()["id"])
+
+        await asyncio.gather(*(one(b) for b in bodies))
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def stored_ids(store: Path, board: str = BOARD) -> list[str]:
+    """Ids of every record file of the board, each parsed (a half-written file fails here)."""
+    folder = store / board
+    return [json.loads(p.read_text())["id"] for p in sorted(folder.glob("*.json"))] if folder.is_dir() else []
+
+
+def temp_files(*roots: Path) -> list[Path]:
+    return [p for root in roots if root.exists() for p in root.rglob(".*.tmp")]
