@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
