@@ -10,10 +10,9 @@ import sys
 
 import click
 
+from pinup.cli.lintrun import LINT_FORMATS
 from pinup.designmd.formats import FORMATS as EXPORT_FORMATS
 from pinup.designmd.formats import JSON_FORMATS
-
-LINT_FORMATS = ("json", "markdown", "md", "text")
 
 
 def _read(path: str) -> str:
@@ -31,7 +30,7 @@ def _source_name(path: str) -> str:
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("file", metavar="FILE")
+@click.argument("files", metavar="FILE...", nargs=-1, required=True)
 @click.option(
     "--format",
     "fmt",
@@ -41,30 +40,18 @@ def _source_name(path: str) -> str:
     help="json (the reference's shape), markdown/md, or text for people.",
 )
 @click.option("--extended", is_flag=True, help="Also run pinup's own checks (beyond the reference linter).")
-def lint(file: str, fmt: str, extended: bool) -> None:
-    """Lint a DESIGN.md (FILE, or - for stdin).
+@click.option("-r", "--recursive", is_flag=True, help="Lint every .md file under each folder given.")
+def lint(files: tuple[str, ...], fmt: str, extended: bool, recursive: bool) -> None:
+    """Lint a DESIGN.md (FILE, or - for stdin), or many in one run.
 
-    Exit status: 1 when there are errors, 0 otherwise, 2 when FILE can't be read.
+    One FILE prints exactly what the reference CLI prints. Several FILEs, or folders with
+    --recursive, print one report per file and a total (see docs/designmd.md).
+
+    Exit status: 1 when there are errors, 0 otherwise, 2 when a FILE can't be read.
     """
-    from pinup.designmd import report
-    from pinup.designmd.lint import run
+    from pinup.cli.lintrun import lint_files
 
-    text = _read(file)
-    result = run(text, extended=extended)
-    summary = result.summary
-    fmt = fmt.lower()
-    if fmt == "json":
-        output = report.to_json(result.findings, summary)
-    elif fmt in ("markdown", "md"):
-        output = report.to_markdown(result.findings, summary)
-    else:
-        output = report.to_text(
-            result.findings, summary, source_name=_source_name(file), color=report.use_color(sys.stdout)
-        )
-        output += report.extended_note(result.findings if extended else run(text, extended=True).findings, extended)
-    sys.stdout.write(output)
-    sys.stdout.flush()
-    sys.exit(1 if summary["errors"] > 0 else 0)
+    lint_files(files, fmt.lower(), extended, recursive)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
