@@ -149,6 +149,8 @@ class HostGuard:
             if parsed is None:
                 continue
             name, port = parsed
+            if port is None and name in LOOPBACK_HOSTS:
+                continue  # already served at our port; a bare loopback name is no proxy
             if port is None:
                 self.names.add(name)
                 self.proxied.add(name)
