@@ -33,7 +33,8 @@ def built_in_memory(built_template: Path, tmp_path: Path) -> Iterator[tuple[Path
     """(src, site) on tmpfs when the machine has one: the load tests measure the server's
     correctness under concurrency, not the disk's fsync rate (bench/feedback_load.py does that)."""
     shm = Path("/dev/shm")
-    root = Path(tempfile.mkdtemp(prefix="pinup-load-", dir=shm)) if shm.is_dir() and os.access(shm, os.W_OK) else tmp_path
+    in_memory = shm.is_dir() and os.access(shm, os.W_OK)
+    root = Path(tempfile.mkdtemp(prefix="pinup-load-", dir=shm)) if in_memory else tmp_path
     try:
         yield copy_built_workspace(built_template, root)
     finally:

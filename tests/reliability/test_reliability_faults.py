@@ -154,8 +154,9 @@ def fault(kind: str) -> Exception:
     from botocore.exceptions import ConnectTimeoutError, EndpointConnectionError, ReadTimeoutError
 
     url = "https://s3.amazonaws.com"
-    return {"read-timeout": ReadTimeoutError(endpoint_url=url), "connect-timeout": ConnectTimeoutError(endpoint_url=url),
-            "connection": EndpointConnectionError(endpoint_url=url)}[kind]
+    faults = {"read-timeout": ReadTimeoutError, "connect-timeout": ConnectTimeoutError,
+              "connection": EndpointConnectionError}
+    return faults[kind](endpoint_url=url)
 
 
 @pytest.mark.anyio
