@@ -65,9 +65,15 @@ def _generate_hook(ws: Any, *, model: str | None = None, count: int | None = Non
 @click.option("--base-url", help="With --generate: an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL).")
 @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
               help="With --generate: the environment variable that holds the API key.")
+@click.option("--webhook", "webhooks", multiple=True, metavar="URL",
+              help="POST a JSON event to URL on each submission and item change (repeatable; http(s) only).")
+@click.option("--webhook-secret", envvar="PINUP_WEBHOOK_SECRET", help="Sign events: X-Pinup-Signature: sha256=HMAC.")
+@click.option("--webhook-format", type=click.Choice(["json", "slack"]), default="json", show_default=True,
+              help="slack: a Slack incoming-webhook message instead of the JSON event.")
 def serve(src: str | None, board: str | None, port: int, host: str, out: str | None, no_open: bool,
           timeout: float, exit_on_submit: bool, generate: bool, rebuild: bool, model: str | None,
-          count: int | None, base_url: str | None, api_key_env: str) -> None:
+          count: int | None, base_url: str | None, api_key_env: str, webhooks: tuple[str, ...],
+          webhook_secret: str | None, webhook_format: str) -> None:
     """Build (if needed) and serve the site and its review boards, collecting feedback.
 
     SRC is a workspace folder (DESIGN.md + boards/); with none, the bundled example.
@@ -79,6 +85,7 @@ def serve(src: str | None, board: str | None, port: int, host: str, out: str | N
     from pinup.serve import servefile
 
     ws = _workspace(src, out)
+    watcher = _webhooks(ws, webhooks, webhook_secret, webhook_format)
     running = servefile.read(ws.serve_json)
     if running is not None and running.pid != os.getpid() and servefile.pid_alive(running.pid):
         raise click.ClickException(
@@ -103,7 +110,24 @@ def serve(src: str | None, board: str | None, port: int, host: str, out: str | N
         code = ServeSession(ws, options).run()
     except OSError as exc:
         raise click.ClickException(f"cannot serve on {host}:{port}: {exc}") from None
+    finally:
+        if watcher is not None:
+            watcher.stop()
     sys.exit(code)
+
+
+def _webhooks(ws: Any, urls: tuple[str, ...], secret: str | None, fmt: str) -> Any:
+    """Start watching the store for webhook events (a non-http(s) URL is refused before serving)."""
+    if not urls:
+        return None
+    from pinup_feedback.store.file import FileStore
+    from pinup_feedback.webhooks import StoreWatcher, make_config
+
+    try:
+        config = make_config(list(urls), secret, fmt)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--webhook") from None
+    return StoreWatcher(FileStore(ws.store), config).start()
 
 
 @click.command()
