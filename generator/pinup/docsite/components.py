@@ -128,25 +128,33 @@ def _rgb_of(value: Any) -> _RGB | None:
     return (value.r, value.g, value.b) if getattr(value, "type", None) == "color" else None
 
 
-def stage_for(props: dict[str, Any], stages: list[_RGB], element: str = "button") -> _RGB:
-    """The first stage (the page's own first) on which the component stands out.
+def _need(props: dict[str, Any], element: str) -> tuple[_RGB, float] | None:
+    """What must stand out from the stage, and by how much (None: anything will do)."""
+    if element == "input" and "borderColor" not in props:
+        return None  # its border (from the outline colour) shows it
+    fill = _rgb_of(props.get("backgroundColor"))
+    if fill is not None:
+        return fill, 1.3 if element == "button" else 1.05
+    ink = _rgb_of(props.get("textColor"))
+    return (ink, 3.0) if ink is not None else None
+
+
+def stage_for(states: list[dict[str, Any]], stages: list[_RGB], element: str = "button") -> _RGB:
+    """One stage for the states of a component, the first (the page's own first) on which all stand out.
 
     A white button on a white tile is invisible: a button's fill must differ from the
     stage by 1.3:1 at least (else its text colour, without a fill, by 3:1). Cards,
     chips and fields are meant to be subtle, so they only leave the page's stage when
-    they would vanish on it (1.05:1). When no stage is enough, the most contrasting wins.
+    they would vanish on it (1.05:1). States share the stage so they compare side by
+    side; when no stage is enough, the one with the best worst case wins.
     """
-    fill = _rgb_of(props.get("backgroundColor"))
-    ink = _rgb_of(props.get("textColor"))
-    subject, need = (fill, 1.3 if element == "button" else 1.05) if fill is not None else (ink, 3.0)
-    if element == "input" and "borderColor" not in props:
-        return stages[0]  # its border (from the outline colour) shows it
-    if subject is None:
+    needs = [n for n in (_need(props, element) for props in states) if n is not None]
+    if not needs:
         return stages[0]
     for stage in stages:
-        if contrast(subject, stage) >= need:
+        if all(contrast(subject, stage) >= need for subject, need in needs):
             return stage
-    return max(stages, key=lambda st: contrast(subject, st))
+    return max(stages, key=lambda st: min(contrast(subject, st) / need for subject, need in needs))
 
 
 def _field_declarations(props: dict[str, Any], label: str, colors: dict[str, Any], ring: _RGB) -> list[tuple[str, str]]:
@@ -236,6 +244,7 @@ def build_components(src: Sources, theme: Theme | None = None) -> ComponentsPage
         base_comp = design.components[base]
         variants: list[ComponentVariant] = []
         snippet_rules: list[tuple[str, list[tuple[str, str]]]] = []
+        resolved: list[tuple[bool, dict[str, Any]]] = []
         for member in members:
             comp = design.components[member]
             inherited_keys = set(base_comp.properties) - set(comp.properties) if member != base else set()
@@ -259,18 +268,23 @@ def build_components(src: Sources, theme: Theme | None = None) -> ComponentsPage
                 decl += _field_declarations(props, label, design.colors, ring)
             own = _declarations(comp.properties, element) if member != base else decl
             snippet_rules.append((label, own))
-            stage = stage_for(props, dark_stages if is_dark else light_stages, element)
+            resolved.append((is_dark, props))
             variants.append(ComponentVariant(
                 name=member,
                 anchor=token_anchor("components", member),
                 label=label,
                 element=element,
                 style=style_attr(decl),
-                stage=_hex(stage),
+                stage="",
                 dark=is_dark,
                 props=rows,
                 line=design.lines.get(f"components.{member}"),
             ))
+        for dark_side, stages in ((False, light_stages), (True, dark_stages)):
+            stage = _hex(stage_for([p for d, p in resolved if d == dark_side], stages, element_for(base)))
+            for variant in variants:
+                if variant.dark == dark_side:
+                    variant.stage = stage
         html, css = _snippet(base, element_for(base), snippet_rules)
         groups.append(ComponentGroup(base, token_anchor("components", base) + "-group", variants,
                                      usage=usage.get(base, ""), html=html, css=css))
