@@ -168,6 +168,7 @@ def render_board(board: Board, design: Any, options: Any) -> tuple[str, dict[str
         board_js=_static("board.js"),
         site_name=_site_name(design),
         history_rounds=[r.round for r in board.spec.history],
+        print_css=_static("print.css"),
     )
     html = _env(options).get_template("board.html.j2").render(page=page, config=config.to_json_dict())
     return html, copies, board.spec.manifest(board.slug)

@@ -61,6 +61,7 @@ class BoardPage:
     site_name: str
     history_rounds: list[int] = field(default_factory=list)
     devices: dict[str, int] = field(default_factory=lambda: dict(DEVICE_WIDTHS))
+    print_css: str = ""  # static/board/print.css, inlined with media="print"
 
 
 @dataclass(frozen=True)

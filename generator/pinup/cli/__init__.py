@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "results": "pinup.cli.hosted:results",
     "publish": "pinup.cli.hosted:publish",
     "generate": "pinup.cli.generate:generate",
+    "pdf": "pinup.cli.pdf:pdf",
 }
 
 #: subcommands of `pinup feedback`.
