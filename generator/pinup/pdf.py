@@ -186,11 +186,11 @@ def render_pdf(
                 browser.close()
         writer = PdfWriter()
         writer.append(PdfReader(io.BytesIO(toc)))
-        writer.add_outline_item("Contents", 0)
+        writer.add_outline_item(title="Contents", page_number=0)
         start = toc_pages
         for section, data in zip(sections, printed, strict=True):
             writer.append(PdfReader(io.BytesIO(data)))
-            writer.add_outline_item(section.title, start)
+            writer.add_outline_item(title=section.title, page_number=start)
             start += section.pages
         writer.add_metadata({"/Title": site_name, "/Creator": "pinup pdf"})
         out.parent.mkdir(parents=True, exist_ok=True)
