@@ -13,10 +13,17 @@ It builds the same page models as `pinup build` and renders each page's
 standalone site and the MkDocs pages cannot drift apart. Pages are added as
 generated files (`<path>/index.md`, `<path>/colors.md`, ...) whose body is
 replaced in `on_page_content`; assets and downloads are generated files too.
+
+The pages keep the site's own order (Overview, Colors, Typography, ...) in the
+navigation, also when MkDocs builds the navigation itself (no `nav:`), which
+would otherwise sort them alphabetically. Under mkdocs-material the notes and
+banners become Material admonitions and Material's palette takes the brand's
+colours (light and dark: `slate`), so the embedded pages look like the rest.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +38,43 @@ log = get_plugin_logger(__name__)
 
 #: assets the embedded pages need (no site chrome: the MkDocs theme provides it)
 EMBED_ASSETS = ("pinup.css", "site.js")
+
+#: Material's palette variables, taken from the brand (pinup's variables follow light/dark).
+MATERIAL_CSS = """/* pinup: mkdocs-material in the brand's colours (light and slate) */
+:root, [data-md-color-scheme], [data-md-color-primary], [data-md-color-accent] {
+  --md-primary-fg-color: var(--pinup-primary);
+  --md-primary-fg-color--light: var(--pinup-primary);
+  --md-primary-fg-color--dark: var(--pinup-primary);
+  --md-primary-bg-color: var(--pinup-on-primary);
+  --md-primary-bg-color--light: var(--pinup-on-primary);
+  --md-accent-fg-color: var(--pinup-link);
+  --md-typeset-a-color: var(--pinup-link);
+}
+.md-typeset .pinup-embed .admonition { font-size: inherit; }
+"""
+
+# pinup's own notes -> Material's admonitions (the pinup classes stay, for pinup.css and scripts)
+_MATERIAL_CLASSES = (
+    (re.compile(r'<div class="pinup-banner pinup-banner-error"'),
+     '<div class="admonition danger pinup-banner pinup-banner-error"'),
+    (re.compile(r'<div class="pinup-banner"'), '<div class="admonition info pinup-banner"'),
+    (re.compile(r'<p class="pinup-note">(.*?)</p>', re.S), r'<div class="admonition note pinup-note"><p>\1</p></div>'),
+    (re.compile(r'<div class="pinup-guidance"'), '<div class="admonition tip pinup-guidance"'),
+    (re.compile(r'<details class="pinup-props-box"'), '<details class="info pinup-props-box"'),
+    (re.compile(r'<details class="pinup-prose-box"'), '<details class="abstract pinup-prose-box"'),
+)
+
+
+def materialize(body: str) -> str:
+    """The embedded fragment with Material's admonition and details classes added."""
+    for pattern, replacement in _MATERIAL_CLASSES:
+        body = pattern.sub(replacement, body)
+    return body
+
+
+def _is_material(config: Any) -> bool:
+    theme = getattr(config, "theme", None)
+    return getattr(theme, "name", None) == "material"
 
 
 class PinupConfig(base.Config):
@@ -101,7 +145,8 @@ class PinupPlugin(BasePlugin[PinupConfig]):
             log.info("%s has %d lint errors (see the lint report page)", self.design_path, report.summary.errors)
         self.site = build_site_model(report, allow_html=self.config.allow_html)
         self._pages = {self._uri(p.slug): p for p in self.site.pages}
-        for asset in ("theme.css", "pinup.css"):
+        assets = ("theme.css", "pinup.css", "material.css") if _is_material(config) else ("theme.css", "pinup.css")
+        for asset in assets:
             uri = f"{self.folder}/assets/{asset}"
             if uri not in config.extra_css:
                 config.extra_css.append(uri)
@@ -126,6 +171,8 @@ class PinupPlugin(BasePlugin[PinupConfig]):
         files.append(File.generated(config, f"{self.folder}/assets/theme.css", content=theme))
         for name in EMBED_ASSETS:
             files.append(File.generated(config, f"{self.folder}/assets/{name}", content=static_asset(name, tpl)))
+        if _is_material(config):
+            files.append(File.generated(config, f"{self.folder}/assets/material.css", content=MATERIAL_CSS))
         downloads = self.site.page("downloads")
         for item in getattr(downloads, "files", []):
             if item.content is None:
@@ -163,7 +210,40 @@ class PinupPlugin(BasePlugin[PinupConfig]):
 
         links = MkDocsLinks(page.url, self.folder, bool(config.use_directory_urls))
         body = render_fragment(self.site, model, links, templates=self.config.templates)
+        if _is_material(config):
+            body = materialize(body)
         return f'<div class="pinup-embed">{body}</div>'
+
+    def on_nav(self, nav: Any, config: Any, files: Files) -> Any:
+        """Put the design-system pages in the site's order wherever MkDocs placed them."""
+        order = {uri: i for i, uri in enumerate(self._pages)}
+
+        def key(item: Any) -> int:
+            file = getattr(item, "file", None)
+            return order.get(getattr(file, "src_uri", None), -1)
+
+        def visit(items: list[Any]) -> None:
+            ours = [i for i, item in enumerate(items) if key(item) >= 0]
+            for slot, item in zip(ours, sorted((items[i] for i in ours), key=key), strict=True):
+                items[slot] = item
+            for item in items:
+                if getattr(item, "children", None):
+                    visit(item.children)
+                    if any(key(child) >= 0 for child in item.children) and item.title.lower() == self.folder.replace(
+                        "-", " "
+                    ):
+                        item.title = self.config.section
+
+        visit(nav.items)
+        pages = [p for p in _flatten(nav.items) if getattr(p, "is_page", False)]
+        for previous, current in zip([None, *pages], pages, strict=False):
+            current.previous_page = previous
+            if previous is not None:
+                previous.next_page = current
+        if pages:
+            pages[-1].next_page = None
+        nav.pages = pages
+        return nav
 
     def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
         if self.design_path is not None:
@@ -171,4 +251,12 @@ class PinupPlugin(BasePlugin[PinupConfig]):
         return server
 
 
-__all__ = ["PinupPlugin", "MkDocsLinks"]
+def _flatten(items: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for item in items:
+        out.append(item)
+        out += _flatten(getattr(item, "children", None) or [])
+    return out
+
+
+__all__ = ["PinupPlugin", "MkDocsLinks", "materialize"]

@@ -98,3 +98,70 @@ def test_project_docs_build_strict(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr[-3000:]
     assert (tmp_path / "docs" / "design-system" / "colors" / "index.html").is_file()
     assert (tmp_path / "docs" / "site" / "index.html").is_file()
+
+
+def _nav_order(page: Path, selector: str) -> list[str]:
+    """The design-system page slugs in the order the page's navigation links them."""
+    soup = BeautifulSoup(page.read_text("utf-8"), "html.parser")
+    slugs: list[str] = []
+    for a in soup.select(selector):
+        path = unquote(urlsplit(a["href"]).path)
+        parts = [p for p in (page.parent / path).resolve().parts]
+        if "design-system" not in parts:
+            continue
+        after = parts[parts.index("design-system") + 1 :]
+        slug = after[0] if after else "index"
+        if slug not in slugs:
+            slugs.append(slug)
+    return slugs
+
+
+@pytest.mark.parametrize(
+    "theme,selector",
+    [("mkdocs", ".navbar .dropdown-menu a[href]"), ("material", ".md-nav--primary a.md-nav__link[href]")],
+)
+def test_auto_nav_keeps_the_site_order(tmp_path: Path, theme: str, selector: str) -> None:
+    """Without `nav:`, MkDocs would sort the pages alphabetically (colors, components, downloads, ...)."""
+    config = _project(tmp_path, f"theme:\n  name: {theme}\n", nav=False)
+    out = tmp_path / "site"
+    result = _mkdocs(config, out)
+    assert result.returncode == 0, result.stderr
+    page = out / "design-system" / "colors" / "index.html"
+    assert _nav_order(page, selector) == list(PAGES)
+    soup = BeautifulSoup(page.read_text("utf-8"), "html.parser")
+    text = soup.get_text(" ")
+    assert "Design system" in text
+    # previous/next follow the same order: Colors sits between Overview and Typography
+    if theme == "mkdocs":
+        assert soup.select_one('a[rel="prev"]')["href"].rstrip("/").endswith("..")
+        assert soup.select_one('a[rel="next"]')["href"].rstrip("/").endswith("typography")
+
+
+def test_material_uses_admonitions_and_the_brand_palette(tmp_path: Path) -> None:
+    config = _project(tmp_path, "theme:\n  name: material\n  palette:\n    - scheme: default\n    - scheme: slate\n",
+                      nav=False)
+    out = tmp_path / "site"
+    result = _mkdocs(config, out)
+    assert result.returncode == 0, result.stderr
+    folder = out / "design-system"
+    material_css = (folder / "assets" / "material.css").read_text("utf-8")
+    assert "--md-primary-fg-color: var(--pinup-primary);" in material_css
+    theme_css = (folder / "assets" / "theme.css").read_text("utf-8")
+    assert "[data-md-color-scheme=slate]" in theme_css and "--pinup-primary" in theme_css
+    overview = BeautifulSoup((folder / "index.html").read_text("utf-8"), "html.parser")
+    assert overview.select_one('link[href$="assets/material.css"]')
+    lint = BeautifulSoup((folder / "lint" / "index.html").read_text("utf-8"), "html.parser")
+    pages = [BeautifulSoup((folder / s / "index.html").read_text("utf-8"), "html.parser") for s in PAGES[1:]]
+    admonitions = [a for p in [overview, lint, *pages] for a in p.select(".pinup-embed .admonition")]
+    assert admonitions, "no pinup note became a Material admonition"
+    details = [d for p in pages for d in p.select(".pinup-embed details.info")]
+    assert details, "component properties should use Material's details styling"
+
+
+def test_plain_theme_has_no_material_classes(tmp_path: Path) -> None:
+    config = _project(tmp_path, "theme:\n  name: mkdocs\n")
+    out = tmp_path / "site"
+    assert _mkdocs(config, out).returncode == 0
+    assert not (out / "design-system" / "assets" / "material.css").exists()
+    html = (out / "design-system" / "components" / "index.html").read_text("utf-8")
+    assert 'class="admonition' not in html

@@ -205,6 +205,7 @@ def render_board(board: Board, design: Any, options: Any) -> tuple[str, dict[str
         history_rounds=[r.round for r in board.spec.history],
         limits=limits,
         tweakables=tweaks,
+        print_css=_static("print.css"),
     )
     html = _env(options).get_template("board.html.j2").render(page=page, config=config.to_json_dict())
     manifest = {**board.spec.manifest(board.slug), "tweakables": [t.manifest() for t in tweaks]}

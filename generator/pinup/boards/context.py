@@ -73,6 +73,7 @@ class BoardPage:
     devices: dict[str, int] = field(default_factory=lambda: dict(DEVICE_WIDTHS))
     limits: dict[str, int] = field(default_factory=dict)
     tweakables: list[Any] = field(default_factory=list)
+    print_css: str = ""  # static/board/print.css, inlined with media="print"
 
 
 @dataclass(frozen=True)

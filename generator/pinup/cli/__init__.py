@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "generate": "pinup.cli.generate:generate",
     "spec": "pinup.cli.agents:spec",
     "mcp": "pinup.cli.agents:mcp",
+    "pdf": "pinup.cli.pdf:pdf",
 }
 
 #: subcommands of `pinup feedback`.

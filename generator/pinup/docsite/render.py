@@ -23,7 +23,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent.parent
 TEMPLATE_DIR = PACKAGE_DIR / "templates" / "docsite"
 STATIC_DIR = PACKAGE_DIR / "static" / "docsite"
 #: static files every site gets under assets/
-STATIC_ASSETS = ("site.css", "pinup.css", "site.js")
+STATIC_ASSETS = ("site.css", "pinup.css", "site.js", "print.css")
 
 
 @dataclass
