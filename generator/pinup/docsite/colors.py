@@ -9,7 +9,8 @@ from pinup.docsite.anchors import token_anchor
 from pinup.docsite.markdown import parser_for
 from pinup.docsite.models import ColorMode, ColorsPage, ContrastCell, ContrastMatrix, Swatch
 from pinup.docsite.sources import Sources
-from pinup.theme import best_on, contrast
+from pinup.designmd.colors import rgb_contrast as contrast
+from pinup.theme import best_on
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import Color
