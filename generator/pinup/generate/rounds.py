@@ -198,7 +198,7 @@ def write_round(
                 if v.description:
                     entry["description"] = v.description
                 entries.append(entry)
-            meta = {**meta, "round": round_number, "variants": [{**e, **v.extra} for e, v in zip(entries, variants)]}
+            meta = {**meta, "round": round_number, "variants": [{**e, **v.extra} for e, v in zip(entries, variants, strict=False)]}
             (tmp / "meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
             text = _updated_board_yaml(ref, board, round_number, entries, title=title, brief=brief)
             final = ref.folder / f"round-{round_number}"
