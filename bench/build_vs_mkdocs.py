@@ -112,7 +112,7 @@ def markdown_pages(design_path: Path) -> dict[str, str]:
                                     ["Token", "Value", "Hex", "RGB", "OKLCH", "Role", "CSS"]))
                 if mode.matrix:
                     parts.append("\n" + _table([[r.name, *(f"{c.ratio_text} {c.level}" for c in row)]
-                                                for r, row in zip(mode.matrix.rows, mode.matrix.cells)],
+                                                for r, row in zip(mode.matrix.rows, mode.matrix.cells, strict=False)],
                                                ["Text", *(c.name for c in mode.matrix.cols)]))
         elif isinstance(page, TypographyPage):
             for level in page.levels:

@@ -76,7 +76,7 @@ def _render_all(todo: list[Brand], fonts: str, jobs: int) -> Iterator[tuple[Bran
 
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
         futures = [pool.submit(render_brand, brand, fonts) for brand in todo]
-        for brand, future in zip(todo, futures):
+        for brand, future in zip(todo, futures, strict=False):
             yield brand, future.result()
 
 

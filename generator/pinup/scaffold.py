@@ -231,7 +231,7 @@ input { width: 100%; padding: calc(var(--space) * .6); border-radius: var(--radi
 
 
 def board_yaml(p: Palette) -> str:
-    """The sample board.yaml (format in CONTRACTS.md); strings are JSON-quoted, which is valid YAML."""
+    """The sample board.yaml (format in docs/boards.md); strings are JSON-quoted, which is valid YAML."""
     brief = json.dumps(f"Which landing hero introduces {p.name} best?", ensure_ascii=False)
     return f"""# A sample review board made by `pinup init`. Edit the variants or add your own,
 # then run `pinup build` and `pinup serve` to collect feedback.

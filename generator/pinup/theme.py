@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import quote_plus
 
+from pinup.designmd.colors import rgb_contrast as contrast
+from pinup.designmd.colors import rgb_luminance as luminance
+
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import Color, DesignSystem, Typography
 
@@ -86,27 +89,9 @@ def _rgb_to_hex(rgb: RGB) -> str:
     return "#{:02x}{:02x}{:02x}".format(*(max(0, min(255, round(c))) for c in rgb))
 
 
-def _channel(c: int) -> float:
-    s = c / 255
-    return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
-
-
-def luminance(rgb: RGB) -> float:
-    """WCAG 2 relative luminance."""
-    r, g, b = (_channel(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a: RGB, b: RGB) -> float:
-    """WCAG 2 contrast ratio between two opaque colours."""
-    la, lb = luminance(a), luminance(b)
-    hi, lo = max(la, lb), min(la, lb)
-    return (hi + 0.05) / (lo + 0.05)
-
-
 def mix(a: RGB, b: RGB, t: float) -> RGB:
     """`a` moved toward `b` by fraction t (0 = a, 1 = b)."""
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=False))  # type: ignore[return-value]
 
 
 def _chroma(rgb: RGB) -> int:

@@ -144,7 +144,7 @@ def test_copy_buttons_write_to_the_clipboard(browser, http_base: str) -> None:  
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     page.goto(http_base + "colors.html")
-    for label, expected in (("Value", "#3d5a2a"), ("CSS var", "var(--color-primary)"),
+    for _label, expected in (("Value", "#3d5a2a"), ("CSS var", "var(--color-primary)"),
                             ("Reference", "{colors.primary}")):
         page.locator(f"#colors-primary button.pinup-copy[data-copy='{expected}']").click()
         page.wait_for_function("t => document.getElementById('pinup-copy-status').textContent === 'Copied ' + t",

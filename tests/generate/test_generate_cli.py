@@ -345,7 +345,7 @@ def test_progress_events_count_variants_and_tokens(api_env: FakeOpenAI, workspac
     assert [e.message for e in events if e.stage == "variant"] == ["generating variant 1 of 2",
                                                                     "generating variant 2 of 2"]
     assert [e.usage.total_tokens for e in events if e.stage == "variant_done"] == [10 + 30, 10 + 60]
-    assert all(b.elapsed >= a.elapsed for a, b in zip(events, events[1:]))
+    assert all(b.elapsed >= a.elapsed for a, b in zip(events, events[1:], strict=False))
 
 
 def test_bad_size_and_bad_price_table_fail_before_any_request(

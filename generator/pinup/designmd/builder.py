@@ -136,7 +136,7 @@ def _utf16_units(text: str) -> list[str]:
 
 
 def _key_lines(value: Any) -> dict[str, int]:
-    lines = getattr(value, "key_lines", None)
+    lines: dict[str, int] | None = getattr(value, "key_lines", None)
     if lines is not None:
         return lines
     items = getattr(value, "item_lines", None)

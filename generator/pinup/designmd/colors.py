@@ -115,6 +115,22 @@ def luminance(r: int, g: int, b: int) -> float:
     return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
 
 
+def contrast_of(la: float, lb: float) -> float:
+    """WCAG 2 contrast ratio of two relative luminances (the one formula every part of pinup uses)."""
+    hi, lo = max(la, lb), min(la, lb)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def rgb_luminance(rgb: tuple[int, int, int]) -> float:
+    """`luminance` of an (r, g, b) tuple of 8-bit channels."""
+    return luminance(*rgb)
+
+
+def rgb_contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """WCAG 2 contrast ratio between two opaque (r, g, b) colours."""
+    return contrast_of(luminance(*a), luminance(*b))
+
+
 _JS_FLOAT = re.compile(r"[+-]?(?:Infinity|[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?)")
 _JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
@@ -439,8 +455,7 @@ def _color_mix(clean: str, depth: int) -> CssColor | None:
 
 def ratio(a: Any, b: Any) -> float:
     """WCAG contrast ratio of two objects with a `luminance` (alpha ignored, as the reference)."""
-    hi, lo = max(a.luminance, b.luminance), min(a.luminance, b.luminance)
-    return (hi + 0.05) / (lo + 0.05)
+    return contrast_of(a.luminance, b.luminance)
 
 
 def to_model(color: CssColor, raw: str | None = None) -> Color:

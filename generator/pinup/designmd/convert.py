@@ -9,8 +9,8 @@ from pinup.designmd.colors import CssColor
 from pinup.designmd.dimensions import Dim
 
 if TYPE_CHECKING:
-    from pinup.designmd.lint import LintResult
     from pinup.designmd.model import DesignSystem
+    from pinup.designmd.result import LintResult
 
 
 class _Converter:
@@ -58,6 +58,7 @@ def section_bodies(result: LintResult) -> tuple[str, list[tuple[str, int, str]]]
 
 def to_design_system(result: LintResult) -> DesignSystem:
     """Build the public model (colours, typography, tokens, sections, lines) from a lint result."""
+    from pinup.designmd.model import DesignSystem
     from pinup.designmd.sections import canonical
 
     conv = _Converter()
@@ -72,7 +73,7 @@ def to_design_system(result: LintResult) -> DesignSystem:
         )
         for name, comp in model.components.items()
     }
-    return m.DesignSystem(
+    return DesignSystem(
         name=model.name,
         description=model.description,
         version=model.version,

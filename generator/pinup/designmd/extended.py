@@ -14,7 +14,8 @@ from pinup.designmd.builder import Model, RawFinding, Typo
 from pinup.designmd.colors import CssColor, parse_css_color, ratio
 from pinup.designmd.dimensions import STANDARD_UNITS, Dim, is_reference
 from pinup.designmd.jsnum import to_fixed
-from pinup.designmd.rules import Rule, mode_contrast, mode_values
+from pinup.designmd.rules import mode_contrast, mode_values
+from pinup.designmd.rules.base import Rule
 from pinup.designmd.sections import MAX_REFERENCE_DEPTH, canonical
 from pinup.designmd.yamlload import js_string
 

@@ -8,31 +8,15 @@ Malformed input never raises: it becomes findings.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pinup.designmd.builder import Model, RawFinding, build_model
 from pinup.designmd.parser import ParsedDocument, parse_document
+from pinup.designmd.result import LintResult as LintResult  # re-exported: callers import it from here
 
 if TYPE_CHECKING:
     from pinup.designmd.model import LintReport
-
-
-@dataclass
-class LintResult:
-    """The light-weight result of one lint run."""
-
-    doc: ParsedDocument
-    model: Model
-    findings: list[RawFinding]
-    source: str
-
-    @property
-    def summary(self) -> dict[str, int]:
-        counts = {"errors": 0, "warnings": 0, "infos": 0}
-        for finding in self.findings:
-            counts[{"error": "errors", "warning": "warnings", "info": "infos"}[finding.severity]] += 1
-        return counts
+    from pinup.designmd.rules.base import Rule
 
 
 class ReadError(Exception):
@@ -54,7 +38,7 @@ def line_for(path: str | None, lines: dict[str, int]) -> int | None:
 
 
 def run(
-    text: str, *, extended: bool = False, rules: list | None = None, modes: bool | None = None  # type: ignore[type-arg]
+    text: str, *, extended: bool = False, rules: list[Rule] | None = None, modes: bool | None = None
 ) -> LintResult:
     """Lint `text` and return the light-weight result (what the CLI serialises).
 
@@ -121,7 +105,7 @@ def to_report(result: LintResult) -> LintReport:
     from pinup.designmd.model import Finding, LintReport, Summary
 
     findings = [
-        Finding(severity=f.severity, path=f.path, message=f.message, rule=f.rule, line=f.line)  # type: ignore[arg-type]
+        Finding(severity=f.severity, path=f.path, message=f.message, rule=f.rule, line=f.line)
         for f in result.findings
     ]
     return LintReport(

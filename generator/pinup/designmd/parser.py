@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pinup.designmd.yamlload import YamlError, js_order, load_block
+from pinup.designmd.jsobject import js_order
+from pinup.designmd.yamlload import YamlError, load_block
 
 _FENCE = re.compile(r"^---[ \t]*\Z")
 _LINE_SPLIT = re.compile(r"\r\n|\r|\n")

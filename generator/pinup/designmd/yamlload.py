@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from pinup.designmd.jsnum import js_number, js_parse_int
+from pinup.designmd.jsobject import js_order
 
 
 class YDict(dict):  # type: ignore[type-arg]
@@ -48,7 +49,6 @@ class YamlError(Exception):
         self.line = line  # 1-based, relative to the block
 
 
-_INT_LIKE = re.compile(r"^(?:0|[1-9][0-9]*)\Z")
 _NULL = {"", "~", "null", "Null", "NULL"}
 _TRUE = {"true", "True", "TRUE"}
 _FALSE = {"false", "False", "FALSE"}
@@ -63,20 +63,6 @@ _PLAIN = "tag:pinup:plain"
 _NUL_SUB = "\U0010fffe"
 _CR_SUB = "\U0010fffd"
 _LONE_CR = re.compile(r"\r(?!\n)")
-
-
-def is_int_like(key: str) -> bool:
-    """True for keys JavaScript enumerates first (canonical array indices)."""
-    return len(key) <= 10 and bool(_INT_LIKE.match(key)) and int(key) <= 4294967294
-
-
-def js_order(keys: list[str]) -> list[str]:
-    """Keys in JavaScript object enumeration order."""
-    ints = [k for k in keys if is_int_like(k)]
-    if not ints:
-        return keys
-    ints.sort(key=int)
-    return ints + [k for k in keys if not is_int_like(k)]
 
 
 def resolve_plain(text: str) -> Any:

@@ -17,7 +17,8 @@ from pinup.docsite.models import (
     Swatch,
 )
 from pinup.docsite.sources import Sources
-from pinup.theme import best_on, contrast, describes_dark_default
+from pinup.designmd.colors import rgb_contrast as contrast
+from pinup.theme import best_on, describes_dark_default
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import Color

@@ -168,7 +168,10 @@ class Client:
 
         def call() -> CallResult:
             response = self._openai.chat.completions.create(
-                model=model, messages=messages, timeout=self.options.timeout, **params  # type: ignore[arg-type]
+                model=model,
+                messages=messages,  # type: ignore[arg-type]
+                timeout=self.options.timeout,
+                **params,
             )
             choices = response.choices or []
             text = (choices[0].message.content or "") if choices else ""

@@ -257,11 +257,11 @@ def _html_variant(
 
     rejection: str | None = None
     reasons: list[str] = []
-    for attempt in range(run.opts.invalid_retries + 1):
+    for _attempt in range(run.opts.invalid_retries + 1):
         messages = html_messages(design, brief=brief, plan=plan, k=k, round_number=round_number, title=title,
                                  rejection=rejection)
         payload = {"api": "chat.completions", "base_url": client.base_url, "model": model, "messages": messages}
-        result = _cached_call(run, cache, payload, lambda: client.chat(model, messages))
+        result = _cached_call(run, cache, payload, lambda: client.chat(model, messages))  # noqa: B023 (called at once)
         try:
             checked = validate_html(result.text)
         except InvalidOutput as exc:

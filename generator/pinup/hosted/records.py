@@ -1,6 +1,6 @@
 """Read stored feedback records for one board from a local store directory or an s3:// store.
 
-Both layouts are the feedback endpoint's (see CONTRACTS.md): locally
+Both layouts are the feedback endpoint's (docs/feedback-api.md): locally
 `<store>/<board>/<ISO>-<kind>-<id>.json`, on S3
 `<prefix>/feedback/<board>/<YYYY>/<MM>/<DD>/<ISO>-<kind>-<id>.json`. Records are
 tolerated field by field: a newer schema or a hand-edited file never breaks results.

@@ -12,30 +12,12 @@ import re
 from typing import Any
 
 from pinup.designmd.jsnum import js_number
+from pinup.designmd.jsobject import js_items
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_INDEX = re.compile(r"(0|[1-9][0-9]*)")
-_DIGITS = frozenset("0123456789")
 #: `json.dumps(s, ensure_ascii=False)` without building an encoder per call (the C version when available)
 _encode_string = json.encoder.encode_basestring
 _MAX_SAFE = 2**53
-
-
-def _is_index(key: str) -> bool:
-    """A JS array index (canonical decimal below 2**32 - 1): such keys print first."""
-    return bool(_INDEX.fullmatch(key)) and int(key) < 2**32 - 1
-
-
-def js_items(mapping: dict[str, Any]) -> list[tuple[str, Any]]:
-    """A plain JS object's key order: integer-like keys ascending, then the rest in insertion order."""
-    for key in mapping:  # fast path: no key starts with a digit, so none is an index
-        text = key if type(key) is str else str(key)
-        if text[:1] in _DIGITS:
-            break
-    else:
-        return list(mapping.items())
-    index = sorted(((k, v) for k, v in mapping.items() if _is_index(str(k))), key=lambda kv: int(kv[0]))
-    return index + [(k, v) for k, v in mapping.items() if not _is_index(str(k))]
 
 
 def _string(value: str) -> str:

@@ -6,8 +6,7 @@ ordered registry; `select()` switches rules on or off by name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable
 
 from pinup.designmd.builder import Model, RawFinding
 from pinup.designmd.rules import (
@@ -23,17 +22,7 @@ from pinup.designmd.rules import (
     token_summary,
     unknown_key,
 )
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A named check with a default severity; `extended` rules run only with `--extended`."""
-
-    name: str
-    severity: str
-    description: str
-    check: Callable[[Model], list[RawFinding]]
-    extended: bool = False
+from pinup.designmd.rules.base import Rule as Rule  # re-exported: the registry's public type
 
 
 #: the reference 0.4.0's 11 rule descriptors, in its order.

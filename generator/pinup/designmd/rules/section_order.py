@@ -12,7 +12,7 @@ def check(model: Model) -> list[RawFinding]:
     """Warn once (no path) at the first adjacent pair of known sections whose order decreases."""
     known = [(resolve_alias(h.text), h.line) for h in model.sections]
     known = [(name, line) for name, line in known if name in ORDER_INDEX]
-    for (current, _), (following, line) in zip(known, known[1:]):
+    for (current, _), (following, line) in zip(known, known[1:], strict=False):
         if ORDER_INDEX[current] > ORDER_INDEX[following]:
             return [
                 RawFinding(
