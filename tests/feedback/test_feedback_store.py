@@ -262,3 +262,19 @@ async def test_save_async_writes_the_agent_copy_after_the_record(tmp_path: Path)
     assert error is None and store.read(key) and not (tmp_path / "no-such-folder").exists()
     with pytest.raises(RecordExists):
         await store.save_async(records[0])
+
+
+@pytest.mark.anyio
+async def test_group_commit_survives_a_bug_in_a_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pinup_feedback.store import file as file_store
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("bug")
+
+    store = FileStore(tmp_path / "store")
+    monkeypatch.setattr(file_store, "replace_copy", broken)
+    with pytest.raises(RuntimeError):
+        await store.save_async(record(), tmp_path / "copy.json")
+    monkeypatch.undo()
+    key, error = await store.save_async(record(), tmp_path / "copy.json")  # the syncer thread is still there
+    assert error is None and store.read(key) and (tmp_path / "copy.json").exists()

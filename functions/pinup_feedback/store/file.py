@@ -121,6 +121,11 @@ class GroupCommit:
 
     def __init__(self, writers: int = 4) -> None:
         self.writers = writers
+        self._reset()
+        if hasattr(os, "register_at_fork"):  # a forked child has none of the parent's threads
+            os.register_at_fork(after_in_child=self._reset)
+
+    def _reset(self) -> None:
         self._lock = threading.Condition()
         self._linked: list[_Write] = []
         self._pool: ThreadPoolExecutor | None = None
@@ -169,21 +174,30 @@ class GroupCommit:
                 while not self._linked:
                     self._lock.wait()
                 batch, self._linked = self._linked, []
-            failed: dict[Path, OSError] = {}
-            for folder in {write.path.parent for write in batch}:
+            try:
+                self._commit(batch)
+            except BaseException as exc:  # never leave a waiter hanging, never lose the thread
+                for write in batch:
+                    write.error = write.error or exc
+                self._settle(batch)
+
+    def _commit(self, batch: list[_Write]) -> None:
+        """fsync each directory of the batch once, take back what failed, copy, then tell."""
+        failed: dict[Path, OSError] = {}
+        for folder in {write.path.parent for write in batch}:
+            try:
+                fsync_dir(folder)
+            except OSError as exc:
+                failed[folder] = exc
+        for write in batch:
+            write.error = failed.get(write.path.parent)
+            if write.error is not None:
                 try:
-                    fsync_dir(folder)
-                except OSError as exc:
-                    failed[folder] = exc
-            for write in batch:
-                write.error = failed.get(write.path.parent)
-                if write.error is not None:
-                    try:
-                        os.unlink(write.path)  # not durable -> not acknowledged -> not left behind
-                    except OSError:
-                        pass
-            self._copy([write for write in batch if write.error is None and write.copy is not None])
-            self._settle(batch)
+                    os.unlink(write.path)  # not durable -> not acknowledged -> not left behind
+                except OSError:
+                    pass
+        self._copy([write for write in batch if write.error is None and write.copy is not None])
+        self._settle(batch)
 
     @staticmethod
     def _copy(writes: list[_Write]) -> None:
@@ -204,6 +218,8 @@ class GroupCommit:
         by_loop: dict[asyncio.AbstractEventLoop, list[_Write]] = {}
         for write in batch:
             if write.loop is None:
+                if write.future.done():
+                    continue
                 if write.error is None:
                     write.future.set_result(None)
                 else:
@@ -219,7 +235,7 @@ class GroupCommit:
 
 def _settle_on_loop(writes: list[_Write]) -> None:
     for write in writes:
-        if write.future.cancelled():
+        if write.future.done():  # cancelled: the request is gone (the record stays stored)
             continue
         if write.error is None:
             write.future.set_result(write.copy_error)
