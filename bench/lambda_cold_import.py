@@ -3,10 +3,12 @@
 Each run is a fresh Python process that imports the handler and handles one POST /api/feedback
 (API Gateway v2 event) that ends in a real PUT to a moto S3 server on 127.0.0.1. The baseline does
 the same with Starlette + Mangum + a pydantic model + a boto3 S3 client and nothing else.
-Prints medians of wall and CPU time and their ratios (target: <= 1.15x); the exit status is
-judged on CPU time, which a busy machine disturbs far less than wall time.
+Prints medians of wall and CPU time, and the best (lowest) CPU time of each side; the exit status
+is judged on the ratio of the best CPU times (target: <= 1.10x), which a busy machine disturbs far
+less than wall time or a median. Each process then handles `--warm` more requests (each a new
+reviewer) and reports the warm CPU time per request of the handler, with the bare app's beside it.
 
-    .venv/bin/python bench/lambda_cold_import.py [--runs 9]
+    .venv/bin/python bench/lambda_cold_import.py [--runs 11] [--warm 40]
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,7 +50,13 @@ t1 = time.perf_counter()
 r = lh.handler(event, None)
 t2, c2 = time.perf_counter(), time.process_time()
 assert r["statusCode"] == 200, r
-print(json.dumps({"import": t1 - t0, "first": t2 - t1, "cpu": c2 - c0}))
+body = json.loads(event["body"])
+for i in range(int(sys.argv[2])):
+    body["clientId"] = uuid.uuid4().hex
+    r = lh.handler({**event, "body": json.dumps(body)}, None)
+    assert r["statusCode"] == 200, r
+warm = (time.process_time() - c2) / max(1, int(sys.argv[2]))
+print(json.dumps({"import": t1 - t0, "first": t2 - t1, "cpu": c2 - c0, "warm": warm}))
 """
 
 BASELINE = """
@@ -92,13 +102,17 @@ t1 = time.perf_counter()
 r = handler(json.loads(sys.argv[1]), None)
 t2, c2 = time.perf_counter(), time.process_time()
 assert r["statusCode"] == 200, r
-print(json.dumps({"import": t1 - t0, "first": t2 - t1, "cpu": c2 - c0}))
+for i in range(int(sys.argv[2])):
+    r = handler(json.loads(sys.argv[1]), None)
+    assert r["statusCode"] == 200, r
+warm = (time.process_time() - c2) / max(1, int(sys.argv[2]))
+print(json.dumps({"import": t1 - t0, "first": t2 - t1, "cpu": c2 - c0, "warm": warm}))
 """
 
 
-def run(code: str, env: dict[str, str]) -> dict[str, float]:
-    out = subprocess.run([sys.executable, "-c", code, json.dumps(EVENT)], env=env, capture_output=True,
-                         text=True, cwd=ROOT)
+def run(code: str, env: dict[str, str], warm: int = 0) -> dict[str, float]:
+    out = subprocess.run([sys.executable, "-c", code, json.dumps(EVENT), str(warm)], env=env,
+                         capture_output=True, text=True, cwd=ROOT)
     if out.returncode:
         raise SystemExit(f"run failed:\n{out.stderr}")
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
@@ -106,8 +120,9 @@ def run(code: str, env: dict[str, str]) -> dict[str, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=9)
-    parser.add_argument("--target", type=float, default=1.15)
+    parser.add_argument("--runs", type=int, default=11)
+    parser.add_argument("--warm", type=int, default=40, help="warm requests after the first, per process")
+    parser.add_argument("--target", type=float, default=1.10)
     args = parser.parse_args()
 
     import logging
@@ -120,9 +135,14 @@ def main() -> int:
     server.start()
     host, port = server.get_host_and_port()
     endpoint = f"http://{host}:{port}"
-    env = {**os.environ, "AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
+    # Both sides run with bytecode caches, as an installed package does: the libraries in the venv
+    # have theirs, and pinup_feedback gets its own in a temp folder (the warm-up run writes them).
+    # Without this, PYTHONDONTWRITEBYTECODE=1 would make only our modules compile on every run.
+    pycache = tempfile.mkdtemp(prefix="pinup-bench-pycache-")
+    env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+           "PYTHONPYCACHEPREFIX": pycache, "AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
            "AWS_DEFAULT_REGION": "us-east-1", "AWS_ENDPOINT_URL": endpoint, "BUCKET": BUCKET,
-           "PINUP_STORE": f"s3://{BUCKET}/p",
+           "PINUP_STORE": f"s3://{BUCKET}/p", "PINUP_RATE_LIMIT": "0",  # the warm requests share one client
            "PYTHONPATH": str(ROOT / "functions")}
     import boto3
 
@@ -133,21 +153,29 @@ def main() -> int:
     for i in range(args.runs):
         pair = [(OURS, ours), (BASELINE, base)]
         for code, sink in pair if i % 2 == 0 else reversed(pair):
-            t = run(code, env)
+            t = run(code, env, args.warm)
             sink.append(t)
     server.stop()
+    shutil.rmtree(pycache, ignore_errors=True)
 
     def med(rows: list[dict[str, float]], key: str) -> float:
         return statistics.median(r[key] if key != "total" else r["import"] + r["first"] for r in rows) * 1000
 
-    print(f"{'':>10} {'import ms':>10} {'first req ms':>13} {'total ms':>9} {'cpu ms':>7}")
+    def best(rows: list[dict[str, float]], key: str) -> float:
+        return min(r[key] for r in rows) * 1000
+
+    print(f"{'':>10} {'import ms':>10} {'first req ms':>13} {'total ms':>9} {'cpu ms':>7} {'best cpu':>9} "
+          f"{'warm cpu/req':>13}")
     for name, rows in (("pinup", ours), ("baseline", base)):
         print(f"{name:>10} {med(rows, 'import'):>10.1f} {med(rows, 'first'):>13.1f} {med(rows, 'total'):>9.1f} "
-              f"{med(rows, 'cpu'):>7.1f}")
+              f"{med(rows, 'cpu'):>7.1f} {best(rows, 'cpu'):>9.1f} {med(rows, 'warm'):>10.2f} ms")
     wall = med(ours, "total") / med(base, "total")
-    cpu = med(ours, "cpu") / med(base, "cpu")
-    print(f"cold start ratio, median of {args.runs} runs each: wall {wall:.3f}x, cpu {cpu:.3f}x "
-          f"(target <= {args.target}x)")
+    cpu = best(ours, "cpu") / best(base, "cpu")
+    print(f"cold start ratio over {args.runs} runs each: median wall {wall:.3f}x, median cpu "
+          f"{med(ours, 'cpu') / med(base, 'cpu'):.3f}x, best cpu {cpu:.3f}x (target <= {args.target}x)")
+    print(f"warm handler CPU per request (median over processes, {args.warm} requests each): pinup "
+          f"{med(ours, 'warm'):.2f} ms, bare app {med(base, 'warm'):.2f} ms (a final with a clientId is a claim "
+          "and a record here, two S3 PUTs; the bare app makes one)")
     # Judged on CPU time: on a busy machine wall time mostly measures the neighbours; on an idle
     # one the two agree. S3 (moto) time is outside the process, so it counts in wall time only.
     return 0 if cpu <= args.target else 1

@@ -15,7 +15,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from .context import Context, Hooks, ManifestCache
 from .errors import ApiError, error_response
-from .limits import BodyDeadline, BodyLimit, HostGuard, OriginGuard, RequireJSON
+from .limits import BodyDeadline, BodyLimit, HostGuard, OriginGuard
 from .logs import AccessLog, ClientHasher, configure_logging, log_event
 from .ratelimit import RateLimiter
 from .routes import api_routes
@@ -44,7 +44,9 @@ async def not_found(request: Request, exc: Exception) -> Response:
 
 
 async def method_not_allowed(request: Request, exc: Exception) -> Response:
-    return error_response(405, "method_not_allowed", request.method)
+    """405 keeps the `Allow` header the router computed (RFC 9110 requires it)."""
+    allow = dict(getattr(exc, "headers", None) or {})
+    return error_response(405, "method_not_allowed", request.method, allow)
 
 
 class SiteFiles:
@@ -60,7 +62,10 @@ class SiteFiles:
         if any(p.startswith(".") for p in parts) or (parts and parts[-1] == "serve.json"):
             await error_response(404, "not_found", scope["path"][:200])(scope, receive, send)
             return
-        await self.files(scope, receive, with_security_headers(send))
+        # no 304s: a 304 carries no body to hash, and a browser would apply its (hash-less) CSP to
+        # the cached page; locally, sending the file again costs nothing
+        headers = [(k, v) for k, v in scope.get("headers", []) if k not in (b"if-none-match", b"if-modified-since")]
+        await self.files({**scope, "headers": headers}, receive, with_security_headers(send))
 
 
 def with_security_headers(send: Send) -> Send:
@@ -163,7 +168,6 @@ def create_app(settings: Settings, *, hooks: Hooks | None = None, store: Feedbac
     middleware += [
         Middleware(AccessLog, hasher=hasher, enabled=settings.log_requests),
         Middleware(OriginGuard, allowed=settings.allowed_origins),
-        Middleware(RequireJSON),
         Middleware(BodyLimit, max_body=settings.max_body),
         Middleware(BodyDeadline, timeout=settings.body_timeout),
     ]

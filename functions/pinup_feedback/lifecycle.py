@@ -16,8 +16,8 @@ Layout (under `<store>/_items/` on disk, `<prefix>/feedback/_items/` in S3), per
 from __future__ import annotations
 
 import json
+import os
 import threading
-import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
@@ -354,14 +354,23 @@ class Lifecycle:
         raise ItemConflict(f"item #{n} keeps changing under us; try again")
 
 
-_SHARED: weakref.WeakKeyDictionary[Any, Lifecycle] = weakref.WeakKeyDictionary()
+_SHARED: dict[tuple[str, ...], Lifecycle] = {}
 _SHARED_LOCK = threading.Lock()
 
 
+def _location(store: FeedbackStore) -> tuple[str, ...]:
+    root = getattr(store, "root", None)
+    if root is not None:
+        return ("file", os.path.realpath(root))
+    return ("s3", str(getattr(store, "endpoint_url", "")), str(getattr(store, "bucket", "")),
+            str(getattr(store, "prefix", "")))
+
+
 def lifecycle_for(store: FeedbackStore) -> Lifecycle:
-    """One Lifecycle per store object in this process, so its numbering lock is shared."""
+    """One Lifecycle per store location in this process, so every numbering shares one lock."""
     with _SHARED_LOCK:
-        found = _SHARED.get(store)
+        key = _location(store)
+        found = _SHARED.get(key)
         if found is None:
-            found = _SHARED[store] = Lifecycle(store)
+            found = _SHARED[key] = Lifecycle(store)
         return found

@@ -1,5 +1,5 @@
-"""Pure ASGI guards that run before any route: Host (421), content type (415), body size (413),
-slow bodies (408), origin (403); and the JSON nesting limit the routes apply (400).
+"""Pure ASGI guards that run before any route: Host (421), body size (413), slow bodies (408),
+origin (403); and the JSON nesting limit the routes apply (400).
 
 The size limit is enforced while the body streams in: a lying or absent Content-Length cannot
 make the app buffer more than `max_body` bytes, and a body that stops short of its
@@ -28,21 +28,6 @@ def header(scope: Scope, name: bytes) -> str | None:
         if key == name:
             return bytes(value).decode("latin-1")
     return None
-
-
-class RequireJSON:
-    """415 unless a body-carrying /api/ request says Content-Type: application/json."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] in BODY_METHODS and scope["path"].startswith("/api/"):
-            ctype = (header(scope, b"content-type") or "").split(";")[0].strip().lower()
-            if ctype != "application/json":
-                await send_error(send, 415, "unsupported_media_type", "Content-Type must be application/json")
-                return
-        await self.app(scope, receive, send)
 
 
 class BodyLimit:
@@ -164,6 +149,8 @@ class HostGuard:
             if parsed is None:
                 continue
             name, port = parsed
+            if port is None and name in LOOPBACK_HOSTS:
+                continue  # already served at our port; a bare loopback name is no proxy
             if port is None:
                 self.names.add(name)
                 self.proxied.add(name)

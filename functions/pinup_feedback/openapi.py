@@ -17,6 +17,14 @@ def _json(desc: str, ref: str) -> dict[str, Any]:
     return {"description": desc, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}}
 
 
+#: One server-sent event (schema tools validate the stream event by event): `data` is JSON text.
+SSE_EVENT: dict[str, Any] = {
+    "type": "object",
+    "properties": {"data": {"type": "string", "contentMediaType": "application/json"}, "event": {"type": "string"},
+                   "id": {"type": "string"}, "retry": {"type": "integer"}},
+}
+
+
 def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, Any]:
     """One document per mode: hosted has no /api/reload."""
     ref = "#/components/schemas/{model}"
@@ -91,7 +99,7 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
             "summary": "Server-sent events: the state now, then every change; heartbeats as comments",
             "parameters": board_q,
             "responses": {"200": {"description": "text/event-stream of Status JSON",
-                                  "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                                  "content": {"text/event-stream": {"schema": SSE_EVENT}}},
                           "400": _err("No board named")}}},
         "/api/items": {"get": {
             "summary": "The board's numbered items (pins, comments, overall, regenerate) and their status",

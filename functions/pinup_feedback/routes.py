@@ -47,7 +47,11 @@ def ack(action: str, rid: str) -> JSONResponse:
 
 
 async def read_json_object(request: Request) -> dict[str, Any]:
-    """The body as a JSON object; malformed or too deeply nested JSON is a 400, never a 500."""
+    """The body as a JSON object: 415 unless it says application/json (checked here, after routing,
+    so a wrong method is still the router's 405); malformed or too deep JSON is a 400, never a 500."""
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        raise ApiError(415, "unsupported_media_type", "Content-Type must be application/json")
     raw = await request.body()
     try:
         data = json.loads(raw)

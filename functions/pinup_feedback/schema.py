@@ -62,6 +62,8 @@ RESERVED_ACTIONS = ("different", "remix")
 class FieldError(BaseModel):
     """One 422 entry: a dotted path plus pydantic's location and message."""
 
+    model_config = ConfigDict(defer_build=True)
+
     path: str
     loc: list[str | int]
     msg: str
@@ -75,7 +77,7 @@ def _path(loc: tuple[str | int, ...] | list[str | int]) -> str:
 class RemixSpec(BaseModel):
     """Which variant each aspect of the remix comes from."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     layout: VariantId | None = None
     colors: VariantId | None = None
@@ -95,7 +97,7 @@ class RemixSpec(BaseModel):
 class FeedbackV1(BaseModel):
     """What a board POSTs to /api/feedback (schemaVersion 1). Unknown fields are refused."""
 
-    model_config = ConfigDict(extra="forbid", title="Feedback")
+    model_config = ConfigDict(extra="forbid", title="Feedback", defer_build=True)
 
     schemaVersion: Literal[1]
     board: BoardSlug
@@ -161,7 +163,7 @@ class FeedbackV1(BaseModel):
 class Box(BaseModel):
     """Where a pin points: fractions 0..1 of the variant's frame, so it survives a resize."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     x: Fraction
     y: Fraction
@@ -178,7 +180,7 @@ class Box(BaseModel):
 class Pin(BaseModel):
     """A note pinned to one spot of one variant."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
     variant: VariantId
@@ -196,7 +198,7 @@ class Pin(BaseModel):
 class FeedbackV2(FeedbackV1):
     """schemaVersion 2: every v1 field, plus pins, token tweaks and the items the reviewer reopens."""
 
-    model_config = ConfigDict(extra="forbid", title="FeedbackV2")
+    model_config = ConfigDict(extra="forbid", title="FeedbackV2", defer_build=True)
 
     schemaVersion: Literal[2]  # type: ignore[assignment]
     pins: list[Pin] = Field(default_factory=list, max_length=MAX_PINS)
@@ -233,7 +235,7 @@ Feedback = FeedbackV1
 class Tweakable(BaseModel):
     """One DESIGN.md token the board offers in its Tweak panel, with the control's limits."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     token: TokenPath
     kind: Literal["color", "dimension", "number", "choice"]
@@ -249,7 +251,7 @@ class Tweakable(BaseModel):
 class Manifest(BaseModel):
     """A built board's manifest: the variant ids, round and tweakable tokens the endpoint checks against."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     board: BoardSlug
     title: str | None = None

@@ -134,7 +134,7 @@ def site_fingerprint(design_bytes: bytes, *, allow_html: bool, fonts: str, templ
 
 def write_site(report: LintReport, writer: OutputWriter, *, allow_html: bool = False, fonts: str = "system",
                templates: Path | None = None, progress: Progress | None = None,
-               has_boards: bool = False) -> SiteModel:
+               has_boards: bool = False, font_plan: Any = None) -> SiteModel:
     """Render every page, the assets, the search index and the downloads into `writer`.
 
     `has_boards` adds a "Review boards" link to the navigation (the boards are built next).
@@ -144,7 +144,7 @@ def write_site(report: LintReport, writer: OutputWriter, *, allow_html: bool = F
     from pinup.docsite.search import search_index_js
     from pinup.theme import css_for_theme
 
-    site = build_site_model(report, allow_html=allow_html, fonts=fonts)
+    site = build_site_model(report, allow_html=allow_html, fonts=fonts, font_plan=font_plan)
     tpl = str(templates) if templates else None
     links = Links()
     total = len(site.pages)
@@ -153,7 +153,10 @@ def write_site(report: LintReport, writer: OutputWriter, *, allow_html: bool = F
         writer.write_text(page.filename, render_page(site, page, links, templates=tpl, extra=extra))
         if progress:
             progress(page.filename, i, total)
-    writer.write_text("assets/theme.css", css_for_theme(site.extra["theme"]))
+    faces = font_plan.faces if font_plan is not None else []  # brand fonts from the workspace's fonts/
+    for face in faces:
+        writer.write_bytes(f"assets/fonts/{face.filename}", face.data)
+    writer.write_text("assets/theme.css", "".join(f.css() + "\n" for f in faces) + css_for_theme(site.extra["theme"]))
     for name in STATIC_ASSETS:
         writer.write_bytes(f"assets/{name}", static_asset(name, tpl))
     hrefs = {p.slug: links.page(p.slug) for p in site.pages}
@@ -177,6 +180,9 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
         raise BuildError(f"workspace not found: {src}")
     workspace = src.parent if src.is_file() else src
     report = lint_design(design_path(src))
+    from pinup.docsite.fonts import add_findings, fonts_fingerprint, plan_fonts
+
+    font_plan = add_findings(report, plan_fonts(workspace, report.design))
     try:
         writer = OutputWriter(options.out, clean=options.clean)
     except OutputPathError as exc:
@@ -185,7 +191,7 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
     result = BuildResult(report=report, out=options.out, strict=options.strict)
     path = design_path(src)
     fingerprint = site_fingerprint(path.read_bytes(), allow_html=options.allow_html, fonts=options.fonts,
-                                   templates=options.templates)
+                                   templates=options.templates) + fonts_fingerprint(workspace)
     has_boards = any((workspace / "boards").glob("*/board.yaml"))
     if has_boards:
         fingerprint += "+boards"
@@ -199,7 +205,8 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
             with writer.group("site", fingerprint) as meta:
                 try:
                     site = write_site(report, writer, allow_html=options.allow_html, fonts=options.fonts,
-                                      templates=options.templates, progress=progress, has_boards=has_boards)
+                                      templates=options.templates, progress=progress, has_boards=has_boards,
+                                      font_plan=font_plan)
                 except TemplateError as exc:
                     where = f" ({exc.filename}:{exc.lineno})" if getattr(exc, "filename", None) else ""
                     raise BuildError(f"template error{where}: {exc.message or exc}") from exc

@@ -96,7 +96,7 @@ class PinupPlugin(BasePlugin[PinupConfig]):
         self.design_path = path if path.is_absolute() else root / path
         if not self.design_path.is_file():
             raise PluginError(f"pinup: design_md not found: {self.design_path}")
-        report = lint_path(self.design_path)
+        report = lint_path(self.design_path, extended=True)  # the lint page lists extended findings too
         if report.summary.errors:
             log.info("%s has %d lint errors (see the lint report page)", self.design_path, report.summary.errors)
         self.site = build_site_model(report, allow_html=self.config.allow_html)

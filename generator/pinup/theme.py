@@ -23,9 +23,21 @@ RGB = tuple[int, int, int]
 #: body text must reach this contrast against background and surface (WCAG AA).
 MIN_TEXT_CONTRAST = 4.5
 
-SANS_STACK = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif'
-SERIF_STACK = 'ui-serif, Georgia, Cambria, "Times New Roman", Times, serif'
-MONO_STACK = 'ui-monospace, SFMono-Regular, Menlo, Monaco, Consolas, "Liberation Mono", "Courier New", monospace'
+SANS_STACK = ('system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Liberation Sans", Arimo, '
+              '"Noto Sans", sans-serif')
+SERIF_STACK = 'ui-serif, Georgia, Gelasio, Cambria, Caladea, "Times New Roman", Times, "Liberation Serif", Tinos, serif'
+MONO_STACK = ('ui-monospace, SFMono-Regular, Menlo, Monaco, Consolas, "Liberation Mono", Cousine, "Courier New", '
+              'monospace')
+CONDENSED_STACK = '"Arial Narrow", "Liberation Sans Narrow", "Roboto Condensed", "Helvetica Neue", Arial, sans-serif'
+#: metric-compatible stand-ins (same advance widths), added after the family they copy when a stack names it
+METRIC_CLONES: dict[str, tuple[str, ...]] = {
+    "arial": ("Liberation Sans", "Arimo"), "helvetica": ("Liberation Sans", "Arimo"),
+    "helvetica neue": ("Liberation Sans", "Arimo"), "times new roman": ("Liberation Serif", "Tinos"),
+    "times": ("Liberation Serif", "Tinos"), "courier new": ("Liberation Mono", "Cousine"),
+    "courier": ("Liberation Mono", "Cousine"), "georgia": ("Gelasio",), "calibri": ("Carlito",),
+    "cambria": ("Caladea",), "arial narrow": ("Liberation Sans Narrow",),
+}
+_CONDENSED_HINTS = ("condensed", "narrow", "compressed", "din", "futura")
 GENERIC_FAMILIES = {
     "serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui", "ui-serif", "ui-sans-serif",
     "ui-monospace", "ui-rounded", "emoji", "math", "fangsong",
@@ -188,6 +200,7 @@ class Theme:
     font_size: str
     radius: str
     google_fonts_url: str | None = None
+    dark_default: bool = False  # the DESIGN.md says its dark surfaces are the default look
 
 
 def _build_palette(names: dict[str, RGB], mode: str, fallbacks: list[str], base: Palette | None) -> Palette:
@@ -285,18 +298,33 @@ def font_stack(family: str | None, kind: str = "sans") -> str:
     Names are stripped to letters, digits, spaces, `_ . -`, so a DESIGN.md cannot
     inject CSS through a font name.
     """
-    names = _family_names(family)
+    names = _with_clones(_family_names(family))
     lowered = " ".join(n.lower() for n in names)
     if kind == "mono" or any(h in lowered for h in ("mono", "code", "courier", "consolas")):
         fallback = MONO_STACK
     elif any(h in lowered for h in _SERIF_HINTS) and "sans" not in lowered:
         fallback = SERIF_STACK
+    elif any(h in lowered for h in _CONDENSED_HINTS):
+        fallback = CONDENSED_STACK
     else:
         fallback = SANS_STACK
     quoted = [n if n.lower() in GENERIC_FAMILIES or n.startswith("-") else f'"{n}"' for n in names]
     if names and names[-1].lower() in GENERIC_FAMILIES:
         return ", ".join(quoted)
     return ", ".join([*quoted, fallback])
+
+
+def _with_clones(names: list[str]) -> list[str]:
+    """Add the metric-compatible clones of the stack's system fonts (Arial -> Liberation Sans, Arimo)."""
+    present = {n.lower() for n in names}
+    out: list[str] = []
+    for name in names:
+        out.append(name)
+        for clone in METRIC_CLONES.get(name.lower(), ()):
+            if clone.lower() not in present:
+                present.add(clone.lower())
+                out.append(clone)
+    return out
 
 
 def _pick_typography(typography: dict[str, Typography], exact: tuple[str, ...], subs: tuple[str, ...]) -> str | None:
@@ -327,6 +355,36 @@ def google_fonts_url(design: DesignSystem) -> str | None:
         ws.add(400)
         parts.append(f"family={quote_plus(name)}:wght@{';'.join(str(w) for w in sorted(ws))}")
     return "https://fonts.googleapis.com/css2?" + "&".join(parts) + "&display=swap"
+
+
+# --- which mode is the brand's own --------------------------------------------------------
+
+_CODE_SPAN = re.compile(r"`[^`]*`|\*\*[^*]*\*\*|\S+-dark\b")
+_DARK_FIRST = re.compile(r"\bdark[- ]first\b")
+_DEFAULT_WORDS = re.compile(r"\b(default|primary|signature|main|native)\b")
+_DARK_PLACE = re.compile(r"\bdark (mode|theme|surfaces?|canvas|ui|look|background)\b")
+
+
+def describes_dark_default(design: DesignSystem) -> bool:
+    """True when the description or the Overview/Colors prose says dark surfaces are the default.
+
+    Read sentence by sentence ("Dark mode is the default", "dark-first", "the dark canvas,
+    which is the primary look"); token names (`background-dark`) do not count, and a
+    description that calls the brand dark without mentioning light counts too
+    ("dark surfaces, vivid green").
+    """
+    description = (design.description or "").lower()
+    if _DARK_FIRST.search(description) or (re.search(r"\bdark\b", description)
+                                           and not re.search(r"\blight\b", description)):
+        return True
+    prose = " ".join(s.body for s in design.sections if s.canonical in ("Overview", "Colors"))
+    text = _CODE_SPAN.sub(" ", prose.lower())
+    for sentence in re.split(r"(?<=[.!?:;])\s+|\n\s*\n", text):
+        if _DARK_FIRST.search(sentence):
+            return True
+        if _DARK_PLACE.search(sentence) and _DEFAULT_WORDS.search(sentence):
+            return True
+    return False
 
 
 # --- public API -------------------------------------------------------------------------------
@@ -377,6 +435,7 @@ def build_theme(design: DesignSystem, *, fonts: str = "system") -> Theme:
         font_size=font_size,
         radius=radius,
         google_fonts_url=google_fonts_url(design) if fonts == "google" else None,
+        dark_default=describes_dark_default(design),
     )
 
 

@@ -36,7 +36,7 @@ def status(page) -> str:  # type: ignore[no-untyped-def]
 
 
 def wait_status(page, value: str) -> None:  # type: ignore[no-untyped-def]
-    page.wait_for_function(f"document.querySelector('#status').textContent === {json.dumps(value)}")
+    page.wait_for_function(f"() => document.querySelector('#status').textContent === {json.dumps(value)}")
 
 
 def all_disabled(page) -> bool:  # type: ignore[no-untyped-def]
@@ -228,11 +228,11 @@ def test_regenerate_reload_submit_two_rounds(page, served: Served, artifacts_dir
     page.click(".regen-chiclet[data-action=different]")
     page.click("#regen-btn")
     wait_status(page, "regenerate")
-    page.wait_for_function("document.querySelector('#progress-message').textContent.length > 0")
+    page.wait_for_function("() => document.querySelector('#progress-message').textContent.length > 0")
     page.evaluate("window.__sameTab = true")  # survives only if no reload happened
     next_round(served, 2)
     # the page reloads itself, in the same tab, onto round 2
-    page.wait_for_function("document.body.dataset.round === '2'", timeout=20000)
+    page.wait_for_function("() => document.body.dataset.round === '2'", timeout=20000)
     assert page.evaluate("window.__sameTab === undefined")
     assert page.locator("#variant-C").count() == 0
     assert status(page) == ""
@@ -387,7 +387,7 @@ def test_phone_variant_readable_without_pressing_anything(page, served: Served, 
     """The phone variant is laid out at (at most) phone width and shown unscaled, on any screen."""
     page.set_viewport_size({"width": width, "height": 900})
     open_board(page, served)
-    page.wait_for_function("document.querySelector('#variant-A iframe').getBoundingClientRect().width > 0")
+    page.wait_for_function("() => document.querySelector('#variant-A iframe').getBoundingClientRect().width > 0")
     scale = float(page.get_attribute(".frame-wrap[data-variant=A]", "data-scale"))
     assert scale == 1.0
     frame_width = page.eval_on_selector("#variant-A iframe", "f => f.getBoundingClientRect().width")
@@ -398,7 +398,7 @@ def test_phone_variant_readable_without_pressing_anything(page, served: Served, 
 
 def test_variant_iframe_is_sandboxed(page, served: Served) -> None:  # type: ignore[no-untyped-def]
     open_board(page, served)
-    page.wait_for_function("document.querySelectorAll('iframe').length === 3")
+    page.wait_for_function("() => document.querySelectorAll('iframe').length === 3")
     frame = next(f for f in page.frames if f.url.endswith("a-capture-first.html"))
     frame.wait_for_load_state()
     assert frame.evaluate("() => { try { return parent.document.title; } catch (e) { return 'blocked'; } }") == "blocked"
@@ -432,7 +432,7 @@ def test_token_header_sent_when_embedded(page, workspace: Path, tmp_path: Path) 
         page.goto(f"{served.base}/boards/hosted-copy/index.html")
         page.check("input[name=preferred][value=A]")
         page.click("#submit-btn")
-        page.wait_for_function("document.querySelector('#status').textContent !== '' || "
+        page.wait_for_function("() => document.querySelector('#status').textContent !== '' || "
                                "!document.querySelector('#error-box').hidden")
         import hashlib
         import hmac

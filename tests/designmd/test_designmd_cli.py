@@ -144,7 +144,7 @@ def test_export_maps_export_errors(monkeypatch: pytest.MonkeyPatch) -> None:
     import pinup.designmd.exporters as exporters
     from pinup.cli.designmd import export
 
-    def failing(fmt: str, design: object, *, prefix: str | None = None) -> str:
+    def failing(fmt: str, design: object, *, prefix: str | None = None, modes: bool = False) -> str:
         raise exporters.ExportError("INVALID_TOKEN_NAME", 'Token name "a.b" is not valid.')
 
     monkeypatch.setattr(exporters, "render", failing)

@@ -88,6 +88,21 @@ def _open(page, url: str) -> list[str]:  # type: ignore[no-untyped-def]
     return list(problems)
 
 
+def _overflows(page) -> dict[int, int]:  # type: ignore[no-untyped-def]
+    """Resize the loaded page to each width; {width: px} where it scrolls sideways (empty = fits).
+
+    Resizing the same page re-lays it out without loading it again, which keeps the
+    25-brand check affordable on a 2-core CI machine.
+    """
+    found = {}
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        over = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        if over > 0:
+            found[width] = over
+    return found
+
+
 def _axe(page, axe_path: Path) -> list[dict]:  # type: ignore[no-untyped-def]
     page.add_script_tag(path=str(axe_path))
     return page.evaluate(AXE_RUN)
@@ -114,15 +129,14 @@ def test_every_page_renders_and_passes_axe(browser, example_site: Path, http_bas
             assert violations == [], f"{origin} {theme} {name}: {violations}"
         context.close()
     if origin == "file":
-        for width in WIDTHS:
-            context = browser.new_context(viewport={"width": width, "height": 900})
-            page = context.new_page()
-            for name in _page_names(example_site):
-                page.goto(base + name)
-                overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-                assert overflow <= 1, f"{name} overflows horizontally at {width}px by {overflow}px"
+        page = browser.new_page()
+        for name in _page_names(example_site):
+            page.goto(base + name)
+            assert _overflows(page) == {}, name
+            for width in WIDTHS:
+                page.set_viewport_size({"width": width, "height": 900})
                 page.screenshot(path=str(shots / f"{Path(name).stem}-{width}.png"), full_page=True)
-            context.close()
+        page.close()
     assert (shots / "colors-375.png").is_file() or origin == "http"
 
 
@@ -264,15 +278,88 @@ def test_gallery_index_passes_axe(browser, gallery: Path, axe_path: Path) -> Non
 
 
 @pytest.mark.parametrize("slug", _brand_slugs())
-def test_every_brand_site_passes_axe(browser, gallery: Path, axe_path: Path, slug: str) -> None:  # type: ignore[no-untyped-def]
+def test_every_brand_site_passes_axe_and_fits_every_width(browser, gallery: Path, axe_path: Path,  # type: ignore[no-untyped-def]
+                                                         slug: str) -> None:
+    """Each page is loaded once: axe runs, then the same page is resized to 375, 768 and 1440 px."""
     page = browser.new_page()
     failures = []
     for name in _page_names(gallery / slug):
+        page.set_viewport_size({"width": 1280, "height": 900})
         problems = _open(page, (gallery / slug / name).as_uri())
         assert problems == [], f"{slug}/{name}: {problems}"
         failures += [(name, v) for v in _axe(page, axe_path)]
+        failures += [(name, f"scrolls sideways by {px}px at {w}px") for w, px in _overflows(page).items()]
     page.goto((gallery / slug / "index.html").as_uri())
     page.evaluate("document.documentElement.setAttribute('data-theme', 'dark')")
     failures += [("index.html (dark)", v) for v in _axe(page, axe_path)]
     page.close()
     assert failures == []
+
+
+STRESS = """---
+name: Averyveryverylongdesignsystemnamewithoutanyspacesatalltotestwrapping
+colors:
+  primary: "#5b21b6"
+  on-primary: "#ffffff"
+  background: "#ffffff"
+  on-background: "#111111"
+  an-extraordinarily-long-colour-token-name-that-never-ends-and-keeps-going: "#00ff88"
+typography:
+  display-enormous-specimen-level-with-a-long-name:
+    fontFamily: Averyveryverylongfontfamilynamewithoutanybreaks
+    fontSize: 120px
+    fontWeight: 800
+    letterSpacing: 0.2em
+  body-md:
+    fontFamily: Inter
+    fontSize: 16px
+spacing:
+  huge: 2000px
+rounded:
+  pill: 9999px
+components:
+  button-primary-with-a-very-long-component-name-that-goes-on:
+    backgroundColor: "{colors.primary}"
+    textColor: "{colors.on-primary}"
+    width: 900px
+  input-search-field:
+    backgroundColor: "{colors.background}"
+    width: 1200px
+  card-hero:
+    backgroundColor: "{colors.background}"
+    width: 1500px
+---
+
+## Overview
+
+See https://example.com/""" + "a" * 150 + """ and `""" + "b" * 90 + """`.
+
+| a | b | c | d | e | f | g | h |
+|---|---|---|---|---|---|---|---|
+| column one is long | column two is longer | three three three | four four four | five five | six six six | seven | eight eight |
+
+```
+""" + "c" * 200 + """
+```
+
+## Mystery
+
+""" + "d" * 160 + "\n"
+
+
+def test_long_specimens_wrap_and_wide_content_scrolls_in_its_box(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "site"
+    build(write_workspace(tmp_path / "ws", STRESS), out)
+    page = browser.new_page()
+    failures = {}
+    for name in _page_names(out):
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.goto((out / name).as_uri())
+        if found := _overflows(page):
+            failures[name] = found
+    page.set_viewport_size({"width": 375, "height": 900})
+    page.goto((out / "index.html").as_uri())
+    table = page.locator(".pinup-prose table")
+    assert table.evaluate("t => t.scrollWidth > t.clientWidth"), "the wide prose table scrolls inside its own box"
+    page.close()
+    assert failures == {}

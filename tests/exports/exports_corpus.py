@@ -8,6 +8,12 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 CORPUS = HERE / "corpus"
 CORPUS_FILES = sorted(CORPUS.glob("*.md"))
-# Every DESIGN.md the DTCG export must build: the corpus, the bundled workspace and the brand refs.
-DTCG_SOURCES = [*CORPUS_FILES, ROOT / "site_src" / "DESIGN.md", *sorted(ROOT.glob("brand_refs/*/DESIGN.md"))]
+DESIGNMD_CORPUS = ROOT / "tests" / "designmd" / "corpus"
+# Every DESIGN.md the DTCG export must build: both corpora, the bundled workspace and the brand refs.
+DTCG_SOURCES = [
+    *CORPUS_FILES,
+    *sorted(DESIGNMD_CORPUS.glob("*.md")),
+    ROOT / "site_src" / "DESIGN.md",
+    *sorted(ROOT.glob("brand_refs/*/DESIGN.md")),
+]
 DTCG_IDS = [str(p.relative_to(ROOT)) for p in DTCG_SOURCES]

@@ -86,8 +86,9 @@ def test_transformed_template_is_clean_too(cfn: dict[str, Any]) -> None:
 
 
 def test_function(sam: dict[str, Any], cfn: dict[str, Any]) -> None:
-    (fn,) = of_type(cfn, "AWS::Lambda::Function").values()
-    props = fn["Properties"]
+    functions = {f["Properties"]["Handler"]: f for f in of_type(cfn, "AWS::Lambda::Function").values()}
+    assert set(functions) == {"pinup_feedback.lambda_handler.handler", "pinup_feedback.notifier.handler"}
+    props = functions["pinup_feedback.lambda_handler.handler"]["Properties"]
     assert props["Runtime"] == "python3.12"
     assert props["Architectures"] == ["arm64"]
     assert props["MemorySize"] == 256
@@ -98,11 +99,37 @@ def test_function(sam: dict[str, Any], cfn: dict[str, Any]) -> None:
     assert env["PINUP_STORE"] == {"Fn::Sub": "s3://${FeedbackBucket}/${FeedbackPrefix}"}
     assert env["PINUP_BOARD_SECRET"] == {"Ref": "BoardSecret"}
     # CodeUri is relative to the template: it must be the function package with its requirements
-    (sam_fn,) = of_type(sam, "AWS::Serverless::Function").values()
-    code = (TEMPLATE.parent / sam_fn["Properties"]["CodeUri"]).resolve()
-    assert code == ROOT / "functions"
-    assert (code / "requirements.txt").is_file()
-    assert (code / "pinup_feedback" / "lambda_handler.py").is_file()
+    for sam_fn in of_type(sam, "AWS::Serverless::Function").values():
+        code = (TEMPLATE.parent / sam_fn["Properties"]["CodeUri"]).resolve()
+        assert code == ROOT / "functions"
+        assert (code / "requirements.txt").is_file()
+        module = sam_fn["Properties"]["Handler"].rsplit(".", 1)[0].replace(".", "/")
+        assert (code / f"{module}.py").is_file()
+
+
+def test_webhook_notifier_is_off_the_request_path(sam: dict[str, Any], cfn: dict[str, Any]) -> None:
+    """An S3 event notification on <prefix>/feedback/ invokes the notifier; the endpoint never waits for it."""
+    notifier = sam["Resources"]["NotifierFunction"]
+    assert notifier["Condition"] == sam["Resources"]["NotifierLogGroup"]["Condition"] == "HasWebhooks"
+    env = notifier["Properties"]["Environment"]["Variables"]
+    assert env["PINUP_WEBHOOK_URLS"] == {"Ref": "WebhookUrls"}
+    assert env["PINUP_WEBHOOK_SECRET"] == {"Ref": "WebhookSecret"}
+    assert sam["Parameters"]["WebhookSecret"]["NoEcho"] is True
+    (event,) = notifier["Properties"]["Events"].values()
+    pattern = event["Properties"]["Pattern"]
+    assert event["Type"] == "EventBridgeRule" and pattern["source"] == ["aws.s3"]
+    assert pattern["detail-type"] == ["Object Created"]
+    assert pattern["detail"]["bucket"]["name"] == [{"Ref": "FeedbackBucket"}]
+    assert pattern["detail"]["object"]["key"] == [{"prefix": {"Fn::Sub": "${FeedbackPrefix}/feedback/"}}]
+    bucket = cfn["Resources"]["FeedbackBucket"]["Properties"]["NotificationConfiguration"]
+    assert bucket == {"Fn::If": ["HasWebhooks", {"EventBridgeConfiguration": {"EventBridgeEnabled": True}},
+                                 {"Ref": "AWS::NoValue"}]}
+    (rule,) = of_type(cfn, "AWS::Events::Rule").values()
+    assert rule["Condition"] == "HasWebhooks"
+    permissions = of_type(cfn, "AWS::Lambda::Permission")
+    assert any(p["Properties"]["Principal"] == "events.amazonaws.com" for p in permissions.values())
+    feedback_env = sam["Resources"]["FeedbackFunction"]["Properties"]["Environment"]["Variables"]
+    assert not any("WEBHOOK" in name for name in feedback_env)  # the endpoint never delivers itself
 
 
 def test_parameters_and_outputs(sam: dict[str, Any]) -> None:
@@ -135,8 +162,11 @@ def test_iam_is_least_privilege(cfn: dict[str, Any]) -> None:
             assert s["Condition"]["StringLike"]["s3:prefix"] == [{"Fn::Sub": "${FeedbackPrefix}/feedback/*"}]
         else:
             assert "${FeedbackPrefix}/" in resource, resource  # object actions only under the prefix
-        if "s3:PutObject" in s["Action"]:
-            assert resource == json.dumps({"Fn::Sub": "${FeedbackBucket.Arn}/${FeedbackPrefix}/feedback/*"})
+        if "s3:PutObject" in s["Action"]:  # the endpoint: records and items; the notifier: item numbers only
+            assert resource in (json.dumps({"Fn::Sub": "${FeedbackBucket.Arn}/${FeedbackPrefix}/feedback/*"}),
+                                json.dumps({"Fn::Sub": "${FeedbackBucket.Arn}/${FeedbackPrefix}/feedback/_items/*"}))
+    notifier = [s["Resource"] for s in statements if s.get("Sid") == "NumberItems"]
+    assert notifier == [{"Fn::Sub": "${FeedbackBucket.Arn}/${FeedbackPrefix}/feedback/_items/*"}]
 
 
 def _tls_only(policy: dict[str, Any]) -> bool:
@@ -186,7 +216,7 @@ def test_http_api_cors_and_throttling(sam: dict[str, Any], cfn: dict[str, Any]) 
     (http_api,) = of_type(cfn, "AWS::ApiGatewayV2::Api").values()
     assert "x-amazon-apigateway-cors" in http_api["Properties"]["Body"]
     routes = set(http_api["Properties"]["Body"]["paths"])
-    assert "/api/feedback" in routes and "/api/reload" not in routes
+    assert {"/api/feedback", "/api/items", "/api/items/reopen"} <= routes and "/api/reload" not in routes
 
 
 def test_infra_readme_says_how_to_deploy_and_publish() -> None:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,3 +26,17 @@ def built(built_template: Path, tmp_path: Path) -> tuple[Path, Path]:
 @pytest.fixture()
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture()
+def built_in_memory(built_template: Path, tmp_path: Path) -> Iterator[tuple[Path, Path]]:
+    """(src, site) on tmpfs when the machine has one: the load tests measure the server's
+    correctness under concurrency, not the disk's fsync rate (bench/feedback_load.py does that)."""
+    shm = Path("/dev/shm")
+    in_memory = shm.is_dir() and os.access(shm, os.W_OK)
+    root = Path(tempfile.mkdtemp(prefix="pinup-load-", dir=shm)) if in_memory else tmp_path
+    try:
+        yield copy_built_workspace(built_template, root)
+    finally:
+        if root != tmp_path:
+            shutil.rmtree(root, ignore_errors=True)

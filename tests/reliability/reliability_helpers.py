@@ -147,7 +147,7 @@ async def drive(base: str, bodies: list[dict[str, Any]], concurrency: int,
     sem = asyncio.Semaphore(concurrency)
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     started = time.perf_counter()
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as client:
 
         async def one(body: dict[str, Any]) -> None:
             async with sem:

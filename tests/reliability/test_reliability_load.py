@@ -15,8 +15,8 @@ N = int(os.environ.get("PINUP_LOAD_N", "2000"))
 CONCURRENCY = int(os.environ.get("PINUP_LOAD_CONCURRENCY", "64"))
 
 
-def test_concurrent_submissions_are_each_stored_once(built: tuple[Path, Path]) -> None:
-    src, site = built
+def test_concurrent_submissions_are_each_stored_once(built_in_memory: tuple[Path, Path]) -> None:
+    src, site = built_in_memory
     served = start_serve(src, site)
     try:
         bodies = [regenerate_body(site) for _ in range(N)]
@@ -32,8 +32,8 @@ def test_concurrent_submissions_are_each_stored_once(built: tuple[Path, Path]) -
     assert temp_files(served.store, site / "boards") == []
 
 
-def test_kill_9_mid_load_loses_no_acknowledged_submission(built: tuple[Path, Path]) -> None:
-    src, site = built
+def test_kill_9_mid_load_loses_no_acknowledged_submission(built_in_memory: tuple[Path, Path]) -> None:
+    src, site = built_in_memory
     served = start_serve(src, site)
     bodies = [regenerate_body(site) for _ in range(N)]
     holder: dict[str, object] = {}

@@ -34,7 +34,7 @@ SECRET_ENV = "PINUP_BOARD_SECRET"
 #: names the build or the server write in a board's folder; a variant may not take them
 #: the page's scripts, inlined in this order (board.js first: the others use what it exposes)
 SCRIPTS = ("board.js", "layout.js", "pins.js", "tweaks.js", "items.js", "start.js")
-RESERVED = {"index.html", "board.json", "results.html", "feedback.json", "feedback-pending.json"}
+RESERVED = {"index.html", "board.json", "results.html", "results.csv", "feedback.json", "feedback-pending.json"}
 
 
 class Writer(Protocol):

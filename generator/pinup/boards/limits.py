@@ -17,10 +17,10 @@ _FIELDS: dict[str, str] = {
     "custom": "MAX_ACTION",
     "variants": "MAX_VARIANTS",
     "pins": "MAX_PINS",
-    "pinNote": "MAX_PIN_NOTE",
+    "pinNote": "MAX_NOTE",
     "pinText": "MAX_PIN_TEXT",
     "pinHtml": "MAX_PIN_HTML",
-    "pinSelector": "MAX_PIN_SELECTOR",
+    "pinSelector": "MAX_SELECTOR",
     "tweaks": "MAX_TWEAKS",
     "reopen": "MAX_REOPEN",
 }

@@ -2,16 +2,15 @@
 
 Each command lives in the module that owns its feature and is imported only when
 that command runs, so `pinup lint` never pays for Starlette, boto3, openai,
-Jinja2 or MkDocs.
+Jinja2 or MkDocs. The plain forms of `pinup lint` (files and its own options) do not
+even import click: `main` hands them to `pinup.cli.lintrun` directly. The click group
+itself is in `pinup.cli.group`; `cli` and `feedback_group` are importable from here.
 """
 
 from __future__ import annotations
 
-import importlib
-
-import click
-
-from pinup import __version__
+import sys
+from typing import Any
 
 #: command name -> "module:attribute"; the module is imported on first use.
 COMMANDS: dict[str, str] = {
@@ -29,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "publish": "pinup.cli.hosted:publish",
     "generate": "pinup.cli.generate:generate",
     "spec": "pinup.cli.agents:spec",
+    "mcp": "pinup.cli.agents:mcp",
 }
 
 #: subcommands of `pinup feedback`.
@@ -43,40 +43,19 @@ FEEDBACK_COMMANDS: dict[str, str] = {
 }
 
 
-def _load(target: str) -> click.Command:
-    module_name, _, attribute = target.partition(":")
-    command = getattr(importlib.import_module(module_name), attribute)
-    if not isinstance(command, click.Command):
-        raise TypeError(f"{target} is not a click command")
-    return command
-
-
-class LazyGroup(click.Group):
-    """A click group that imports a subcommand's module only when it is used."""
-
-    def __init__(self, *args: object, lazy: dict[str, str], **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.lazy = lazy
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *self.lazy})
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in self.lazy:
-            return _load(self.lazy[cmd_name])
-        return super().get_command(ctx, cmd_name)
-
-
-@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="pinup")
-def cli() -> None:
-    """pinup: lint, export and document DESIGN.md design systems, and run review boards."""
-
-
-@click.group("feedback", cls=LazyGroup, lazy=FEEDBACK_COMMANDS)
-def feedback_group() -> None:
-    """Read the feedback that reviewers left on boards."""
-
-
 def main() -> None:
+    from pinup.cli.lintrun import fast_lint
+
+    fast_lint(sys.argv[1:])  # exits when it handled the command line
+    from pinup.cli.group import cli
+
     cli(prog_name="pinup")
+
+
+def __getattr__(name: str) -> Any:
+    """`from pinup.cli import cli` (and the group's other names) without importing click early."""
+    if name in ("cli", "feedback_group", "LazyGroup"):
+        from pinup.cli import group
+
+        return getattr(group, name)
+    raise AttributeError(f"module 'pinup.cli' has no attribute {name!r}")

@@ -10,8 +10,9 @@ import sys
 
 import click
 
-LINT_FORMATS = ("json", "markdown", "md", "text")
-EXPORT_FORMATS = ("css-tailwind", "json-tailwind", "tailwind", "dtcg", "css-vars")
+from pinup.cli.lintrun import LINT_FORMATS
+from pinup.designmd.formats import FORMATS as EXPORT_FORMATS
+from pinup.designmd.formats import JSON_FORMATS
 
 
 def _read(path: str) -> str:
@@ -29,7 +30,7 @@ def _source_name(path: str) -> str:
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("file", metavar="FILE")
+@click.argument("files", metavar="FILE...", nargs=-1, required=True)
 @click.option(
     "--format",
     "fmt",
@@ -39,30 +40,18 @@ def _source_name(path: str) -> str:
     help="json (the reference's shape), markdown/md, or text for people.",
 )
 @click.option("--extended", is_flag=True, help="Also run pinup's own checks (beyond the reference linter).")
-def lint(file: str, fmt: str, extended: bool) -> None:
-    """Lint a DESIGN.md (FILE, or - for stdin).
+@click.option("-r", "--recursive", is_flag=True, help="Lint every .md file under each folder given.")
+def lint(files: tuple[str, ...], fmt: str, extended: bool, recursive: bool) -> None:
+    """Lint a DESIGN.md (FILE, or - for stdin), or many in one run.
 
-    Exit status: 1 when there are errors, 0 otherwise, 2 when FILE can't be read.
+    One FILE prints exactly what the reference CLI prints. Several FILEs, or folders with
+    --recursive, print one report per file and a total (see docs/designmd.md).
+
+    Exit status: 1 when there are errors, 0 otherwise, 2 when a FILE can't be read.
     """
-    from pinup.designmd import report
-    from pinup.designmd.lint import run
+    from pinup.cli.lintrun import lint_files
 
-    text = _read(file)
-    result = run(text, extended=extended)
-    summary = result.summary
-    fmt = fmt.lower()
-    if fmt == "json":
-        output = report.to_json(result.findings, summary)
-    elif fmt in ("markdown", "md"):
-        output = report.to_markdown(result.findings, summary)
-    else:
-        output = report.to_text(
-            result.findings, summary, source_name=_source_name(file), color=report.use_color(sys.stdout)
-        )
-        output += report.extended_note(result.findings if extended else run(text, extended=True).findings, extended)
-    sys.stdout.write(output)
-    sys.stdout.flush()
-    sys.exit(1 if summary["errors"] > 0 else 0)
+    lint_files(files, fmt.lower(), extended, recursive)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -72,11 +61,19 @@ def lint(file: str, fmt: str, extended: bool) -> None:
     "fmt",
     required=True,
     metavar="FORMAT",
-    help="css-tailwind, json-tailwind (alias tailwind), dtcg or css-vars.",
+    help=f"One of: {', '.join(EXPORT_FORMATS)} (tailwind is json-tailwind).",
 )
 @click.option("--prefix", default=None, help="Custom-property prefix for css-vars (--prefix ds gives --ds-color-…).")
-def export(file: str, fmt: str, prefix: str | None) -> None:
+@click.option(
+    "--modes",
+    is_flag=True,
+    help="Also export light/dark values (`-dark` tokens, {light, dark} values): css-vars and css-tailwind get "
+    "[data-theme] and prefers-color-scheme rules (css-vars also typography), dtcg gets $extensions.mode.",
+)
+def export(file: str, fmt: str, prefix: str | None, modes: bool) -> None:
     """Export the tokens of a DESIGN.md (FILE, or - for stdin) to another format.
+
+    Without --modes the output is the reference CLI's, byte for byte (dtcg is pinup's own).
 
     Exit status: 0 on success (even when the file has lint errors), 1 for an
     invalid format or a token name the format cannot express, 2 when FILE can't be read.
@@ -85,15 +82,16 @@ def export(file: str, fmt: str, prefix: str | None) -> None:
 
     if fmt not in EXPORT_FORMATS:
         message = f'Invalid format "{fmt}". Valid formats: {", ".join(EXPORT_FORMATS)}'
-        click.echo(json.dumps({"error": "INVALID_FORMAT", "message": message}, ensure_ascii=False, separators=(",", ":")), err=True)
+        payload = {"error": "INVALID_FORMAT", "message": message}
+        click.echo(json.dumps(payload, ensure_ascii=False, separators=(",", ":")), err=True)
         sys.exit(1)
     text = _read(file)
     from pinup.designmd.exporters import ExportError, render_result
     from pinup.designmd.lint import lint_text
 
-    design = lint_text(text).design
+    design = lint_text(text, modes=modes).design
     try:
-        result = render_result(fmt, design, prefix=prefix)
+        result = render_result(fmt, design, prefix=prefix, modes=modes)
     except ExportError as exc:
         from pinup.designmd.report import json_safe
 
@@ -105,7 +103,7 @@ def export(file: str, fmt: str, prefix: str | None) -> None:
     from pinup.designmd.report import json_safe, text_safe
 
     # lone surrogates (from YAML escapes) as Node prints them: escaped in JSON, U+FFFD elsewhere
-    safe = json_safe if fmt in ("json-tailwind", "tailwind", "dtcg") else text_safe
+    safe = json_safe if fmt in JSON_FORMATS else text_safe
     sys.stdout.write(safe(result.text))
     sys.stdout.flush()
 

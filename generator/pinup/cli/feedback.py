@@ -32,9 +32,9 @@ def _items(store: Any, board: str | None) -> list[Any]:
 
 
 def where(store: Any) -> str:
-    """A store as a person would name it: its folder, or s3://bucket/prefix."""
-    root = getattr(store, "root", None)
-    return str(root) if root is not None else f"s3://{store.bucket}/{store.prefix}"
+    from pinup.feedback_store import where as where_it
+
+    return where_it(store)
 
 
 def _latest(store: Any, board: str | None) -> dict[str, Any]:
@@ -131,33 +131,23 @@ class ItemRefused(click.ClickException):
 
 
 def open_feedback(src: str | None, store: str | None, endpoint_url: str | None = None) -> tuple[Any, Any]:
-    """The workspace and its store: a folder (default <workspace>/.pinup/feedback) or s3://."""
-    from pinup.serve.workspace import resolve
-    from pinup_feedback.store import open_store
+    from pinup.feedback_store import open_feedback as open_it
 
-    is_s3 = bool(store and store.startswith("s3://"))
     try:
-        ws = resolve(src, store=None if is_s3 else store, must_exist=False)
-        return ws, open_store(store if is_s3 and store else ws.store, endpoint_url=endpoint_url)
-    except (FileNotFoundError, ValueError) as exc:
+        return open_it(src, store, endpoint_url)
+    except ValueError as exc:
         raise click.ClickException(str(exc)) from None
 
 
 def pick_board(st: Any, board: str | None) -> str:
-    """The named board, or the only board with feedback in the store."""
+    from pinup.feedback_store import choose_board
     from pinup_feedback.store.base import StoreError
 
-    if board:
-        return board
     try:
-        boards = sorted({item.board for item in st.list()})
-    except StoreError as exc:
-        raise click.ClickException(str(exc)) from None
-    if len(boards) == 1:
-        return boards[0]
-    if not boards:
-        raise click.ClickException(f"no feedback yet in {where(st)}")
-    raise click.ClickException(f"the store has feedback for {', '.join(boards)}: name one with --board")
+        return choose_board(st, board)
+    except (ValueError, StoreError) as exc:
+        message = str(exc).replace("name the board", "name one with --board")
+        raise click.ClickException(message) from None
 
 
 def run_lifecycle(action: Any) -> Any:

@@ -208,15 +208,9 @@ def results(
 
 
 def _write_csv(res: Any) -> None:
-    import csv
+    from pinup.hosted.results import results_csv
 
-    writer = csv.writer(sys.stdout, lineterminator="\n")
-    writer.writerow(["board", "round", "variant", "label", "picks", "pick_share", "ratings", "mean", "median", "comments"])
-    for v in res.variants:
-        writer.writerow(
-            [res.board, res.round if res.round is not None else "", v.id, v.label or "", v.picks, v.pick_share,
-             len(v.ratings), "" if v.mean is None else v.mean, "" if v.median is None else v.median, len(v.comments)]
-        )
+    sys.stdout.write(results_csv(res))
 
 
 _CONTROL = {c: None for c in [*range(0, 9), *range(11, 32), 127, *range(128, 160)]}

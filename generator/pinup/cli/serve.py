@@ -64,9 +64,15 @@ def _generate_hook(ws: Any, *, model: str | None = None, count: int | None = Non
               help="With --generate: the environment variable that holds the API key.")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST",
               help="Also answer to this Host (NAME or NAME:PORT, repeatable); else only 127.0.0.1, localhost, [::1].")
+@click.option("--webhook", "webhooks", multiple=True, metavar="URL",
+              help="POST a JSON event to URL on each submission and item change (repeatable; http(s) only).")
+@click.option("--webhook-secret", envvar="PINUP_WEBHOOK_SECRET", help="Sign events: X-Pinup-Signature: sha256=HMAC.")
+@click.option("--webhook-format", type=click.Choice(["json", "slack"]), default="json", show_default=True,
+              help="slack: a Slack incoming-webhook message instead of the JSON event.")
 def serve(src: str | None, board: str | None, port: int, host: str, out: str | None, no_open: bool,
           timeout: float, exit_on_submit: bool, generate: bool, rebuild: bool, no_watch: bool, model: str | None,
-          count: int | None, base_url: str | None, api_key_env: str, allow_hosts: tuple[str, ...]) -> None:
+          count: int | None, base_url: str | None, api_key_env: str, allow_hosts: tuple[str, ...],
+          webhooks: tuple[str, ...], webhook_secret: str | None, webhook_format: str) -> None:
     """Build (if needed) and serve the site and its review boards, collecting feedback.
 
     SRC is a workspace folder (DESIGN.md + boards/); with none, the nearest workspace from here
@@ -85,6 +91,7 @@ def serve(src: str | None, board: str | None, port: int, host: str, out: str | N
         if name != "*" and split_host(name) is None:
             raise click.BadParameter(f"{name!r} is not NAME or NAME:PORT", param_hint="--allow-host")
     ws = _workspace(src, out)
+    watcher = _webhooks(ws, webhooks, webhook_secret, webhook_format)
     running = servefile.read(ws.serve_json)
     if running is not None and running.pid != os.getpid() and servefile.pid_alive(running.pid):
         raise click.ClickException(
@@ -110,7 +117,24 @@ def serve(src: str | None, board: str | None, port: int, host: str, out: str | N
         code = ServeSession(ws, options).run()
     except OSError as exc:
         raise click.ClickException(f"cannot serve on {host}:{port}: {exc}") from None
+    finally:
+        if watcher is not None:
+            watcher.stop()
     sys.exit(code)
+
+
+def _webhooks(ws: Any, urls: tuple[str, ...], secret: str | None, fmt: str) -> Any:
+    """Start watching the store for webhook events (a non-http(s) URL is refused before serving)."""
+    if not urls:
+        return None
+    from pinup_feedback.store.file import FileStore
+    from pinup_feedback.webhooks import StoreWatcher, make_config
+
+    try:
+        config = make_config(list(urls), secret, fmt)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--webhook") from None
+    return StoreWatcher(FileStore(ws.store), config).start()
 
 
 @click.command()

@@ -17,6 +17,7 @@ from typing import Any
 from pinup.designmd.colors import CssColor, parse_css_color
 from pinup.designmd.dimensions import STANDARD_UNITS, Dim, is_reference, parse_dimension, parse_unitless
 from pinup.designmd.jsnum import js_parse_int
+from pinup.designmd.modes import ModeEntry, ModeState, find_siblings, is_mode_object, mode_spec, resolve
 from pinup.designmd.parser import Heading, ParsedDocument
 from pinup.designmd.report import reference_finding
 from pinup.designmd.sections import (
@@ -101,6 +102,7 @@ class Model:
     crashed: bool = False
     source_lines: list[str] = field(default_factory=list)  # the document, for prose checks
     body_start: int = 0  # index of the first line after the front matter
+    modes: ModeState = field(default_factory=ModeState)  # filled only when modes were asked for
 
 
 class BuildCrash(Exception):
@@ -162,11 +164,38 @@ def _js_number_of_string(text: str) -> float:
 
 
 class _Builder:
-    def __init__(self, doc: ParsedDocument) -> None:
+    def __init__(self, doc: ParsedDocument, modes: bool = False) -> None:
         self.doc = doc
         self.model = Model()
         self.findings: list[RawFinding] = []
         self.lines = self.model.lines
+        if modes:
+            self.model.modes.spec = mode_spec(doc.data)
+
+    def _mode_leaf(self, section: str, name: str, item: dict[str, Any], lines: dict[str, int]) -> Any:
+        """A `{light, dark}` value: keep the other modes aside and return the default mode's value."""
+        state, spec = self.model.modes, self.model.modes.spec
+        assert spec is not None
+        path = f"{section}.{name}"
+        own_lines = _key_lines(item)
+        for key, value in item.items():
+            mode = str(key)
+            line = own_lines.get(key)
+            if mode not in spec.themes:
+                known = ", ".join(spec.themes)
+                state.problems.append((f"{path}.{mode}", f"Unknown mode '{mode}' (the modes are: {known}).", line))
+            elif isinstance(value, (dict, list)) or value is None:
+                state.problems.append((f"{path}.{mode}", f"The {mode} value of {path} must be a single value.", line))
+            elif mode != spec.default:
+                state.raw.setdefault(path, {})[mode] = ModeEntry(value, line, "object")
+        if spec.default not in item:
+            message = f"{path} has no value for the default mode '{spec.default}'."
+            state.problems.append((path, message, lines.get(name.rsplit(".", 1)[-1])))
+            return None
+        default = item[spec.default]
+        if spec.default in own_lines:
+            self.lines[path] = own_lines[spec.default]
+        return None if isinstance(default, (dict, list)) else default
 
     def error(self, path: str, message: str, severity: str = "error") -> None:
         self.findings.append(RawFinding(severity, path, message, None, self.lines.get(path)))
@@ -190,7 +219,11 @@ class _Builder:
                 line = lines.get(key)
                 if line is not None:
                     self.lines.setdefault(path, line)
-                if isinstance(item, dict):
+                if isinstance(item, dict) and self.model.modes.spec and is_mode_object(item, self.model.modes.spec):
+                    item = self._mode_leaf(section, name, item, lines)
+                    if item is None:
+                        continue
+                elif isinstance(item, dict):
                     walk(item, name, depth + 1, _key_lines(item))
                     continue
                 normalized = name.replace(".", "-")
@@ -407,9 +440,13 @@ def _message_string(value: Any) -> str:
     return js_string(value)
 
 
-def build_model(doc: ParsedDocument) -> tuple[Model, list[RawFinding]]:
-    """Run the model builder; a crash gives the reference's single error and an empty model."""
-    builder = _Builder(doc)
+def build_model(doc: ParsedDocument, *, modes: bool = False) -> tuple[Model, list[RawFinding]]:
+    """Run the model builder; a crash gives the reference's single error and an empty model.
+
+    `modes=True` reads light/dark values (pinup's extension, see `pinup.designmd.modes`);
+    without it the model is exactly the reference's.
+    """
+    builder = _Builder(doc, modes)
     model = builder.model
     data = doc.data
     for key, line in doc.key_lines.items():
@@ -426,6 +463,9 @@ def build_model(doc: ParsedDocument) -> tuple[Model, list[RawFinding]]:
         builder.resolve_tokens()
         if data.get("components"):
             builder.components(data["components"])
+        if builder.model.modes.spec is not None:
+            find_siblings(builder.model.modes, model.colors, model.raw_tokens, model.lines)
+            resolve(builder.model.modes, model.raw_tokens, model.symbols)
     except BuildCrash as exc:
         return _crashed(doc, model, str(exc))
     except RecursionError:

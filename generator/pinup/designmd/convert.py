@@ -91,4 +91,19 @@ def to_design_system(result: LintResult) -> DesignSystem:
         ],
         preamble=preamble,
         source=result.source,
+        **_modes(model, conv),
     )
+
+
+def _modes(model: Any, conv: _Converter) -> dict[str, Any]:
+    """The mode fields of `DesignSystem` (empty unless the model was built with modes)."""
+    state = model.modes
+    if state.spec is None:
+        return {}
+    themes = [state.spec.default, *(t for t in state.spec.themes if t != state.spec.default)]
+    return {
+        "themes": themes,
+        "default_theme": state.spec.default,
+        "modes": {mode: {p: conv.value(v) for p, v in values.items()} for mode, values in state.values.items()},
+        "mode_siblings": dict(state.siblings),
+    }

@@ -14,7 +14,7 @@ from pinup.designmd.builder import Model, RawFinding, Typo
 from pinup.designmd.colors import CssColor, parse_css_color, ratio
 from pinup.designmd.dimensions import STANDARD_UNITS, Dim, is_reference
 from pinup.designmd.jsnum import to_fixed
-from pinup.designmd.rules import Rule
+from pinup.designmd.rules import Rule, mode_contrast, mode_values
 from pinup.designmd.sections import MAX_REFERENCE_DEPTH, canonical
 from pinup.designmd.yamlload import js_string
 
@@ -235,4 +235,6 @@ EXTENDED_RULES: tuple[Rule, ...] = (
     Rule("on-color-contrast", "warning", on_color_contrast.__doc__ or "", on_color_contrast, extended=True),
     Rule("duplicate-section", "warning", duplicate_sections.__doc__ or "", duplicate_sections, extended=True),
     Rule("font-weight-range", "warning", font_weights.__doc__ or "", font_weights, extended=True),
+    Rule("mode-value", "error", mode_values.check.__doc__ or "", mode_values.check, extended=True),
+    Rule("mode-contrast", "warning", mode_contrast.check.__doc__ or "", mode_contrast.check, extended=True),
 )

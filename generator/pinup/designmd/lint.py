@@ -53,8 +53,13 @@ def line_for(path: str | None, lines: dict[str, int]) -> int | None:
     return None
 
 
-def run(text: str, *, extended: bool = False, rules: list | None = None) -> LintResult:  # type: ignore[type-arg]
-    """Lint `text` and return the light-weight result (what the CLI serialises)."""
+def run(
+    text: str, *, extended: bool = False, rules: list | None = None, modes: bool | None = None  # type: ignore[type-arg]
+) -> LintResult:
+    """Lint `text` and return the light-weight result (what the CLI serialises).
+
+    `modes` (default: same as `extended`) reads light/dark values, pinup's extension.
+    """
     from pinup.designmd.rules import run_rules, select
 
     doc = parse_document(text)
@@ -65,7 +70,7 @@ def run(text: str, *, extended: bool = False, rules: list | None = None) -> Lint
         if extended:
             findings += _run_extended_on_prose(model, doc)
         return LintResult(doc, model, findings, text)
-    model, findings = build_model(doc)
+    model, findings = build_model(doc, modes=extended if modes is None else modes)
     model.sections = doc.headings
     model.source_lines, model.body_start = doc.lines, doc.body_start
     active = rules if rules is not None else select(extended=extended)
@@ -126,11 +131,11 @@ def to_report(result: LintResult) -> LintReport:
     )
 
 
-def lint_text(text: str, *, extended: bool = False) -> LintReport:
-    """Lint DESIGN.md source text; never raises on malformed input."""
-    return to_report(run(text, extended=extended))
+def lint_text(text: str, *, extended: bool = False, modes: bool | None = None) -> LintReport:
+    """Lint DESIGN.md source text; never raises on malformed input (`modes`: see `run`)."""
+    return to_report(run(text, extended=extended, modes=modes))
 
 
-def lint_path(path: str | os.PathLike[str], *, extended: bool = False) -> LintReport:
+def lint_path(path: str | os.PathLike[str], *, extended: bool = False, modes: bool | None = None) -> LintReport:
     """Lint a DESIGN.md file (raises `ReadError` only when the file can't be read)."""
-    return lint_text(read_source(path), extended=extended)
+    return lint_text(read_source(path), extended=extended, modes=modes)

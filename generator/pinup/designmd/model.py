@@ -120,6 +120,25 @@ class DesignSystem(BaseModel):
         description="'group.name' (and 'group', 'components.x.prop') -> 1-based source line",
     )
     sections: list[Section] = Field(default_factory=list)
+    themes: list[str] = Field(
+        default_factory=list, description="the modes, default first (empty unless modes were read)"
+    )
+    default_theme: str | None = Field(None, description="the mode the token values are in ('light' unless declared)")
+    modes: dict[str, dict[str, Color | Dimension]] = Field(
+        default_factory=dict,
+        description="non-default mode -> 'group.name' -> that token's value in the mode (only tokens that differ)",
+    )
+    mode_siblings: dict[str, str] = Field(
+        default_factory=dict, description="'colors.x-dark' -> 'colors.x' for `-dark` tokens read as a dark value"
+    )
+
+    def mode_value(self, path: str, mode: str | None) -> Color | Dimension | None:
+        """`path`'s value in `mode` (None or the default mode: the token's own value)."""
+        if mode and mode != self.default_theme and path in self.modes.get(mode, {}):
+            return self.modes[mode][path]
+        value = self.symbols.get(path)
+        return value if isinstance(value, (Color, Dimension)) else None
+
     preamble: str = Field("", description="Markdown body before the first `##` heading (front matter removed)")
     source: str = Field("", description="the full source text")
 

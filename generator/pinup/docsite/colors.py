@@ -7,9 +7,17 @@ from typing import TYPE_CHECKING, Any
 
 from pinup.docsite.anchors import token_anchor
 from pinup.docsite.markdown import parser_for
-from pinup.docsite.models import ColorMode, ColorsPage, ContrastCell, ContrastMatrix, Swatch
+from pinup.docsite.models import (
+    ColorFamily,
+    ColorMode,
+    ColorsPage,
+    ContrastCell,
+    ContrastMatrix,
+    ContrastPair,
+    Swatch,
+)
 from pinup.docsite.sources import Sources
-from pinup.theme import best_on, contrast
+from pinup.theme import best_on, contrast, describes_dark_default
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import Color
@@ -27,6 +35,8 @@ SIMULATIONS: list[tuple[str, str, str]] = [
 _TEXT_HINTS = ("text", "ink", "foreground", "fg", "content")
 _SURFACE_HINTS = ("background", "surface", "bg", "canvas", "container", "card", "paper", "base", "page")
 _MAX_MATRIX = 10
+#: "(`#1ed760`): Spotify green" -> "Spotify green": the value is shown beside the role already
+_LEAD_VALUE = re.compile(r"^\(\s*#?[0-9a-fA-F]{3,8}\s*\)\s*[:—–-]?\s*")
 
 
 def level(ratio: float) -> str:
@@ -58,7 +68,7 @@ def _rgb_text(color: Color) -> str:
 
 # --- roles from the prose -------------------------------------------------------------------
 
-def _prose_items(markdown: str, tokens: list[Any] | None = None) -> list[tuple[str, str, list[str]]]:
+def prose_items(markdown: str, tokens: list[Any] | None = None) -> list[tuple[str, str, list[str]]]:
     """(label, plain text, code spans) for each list item or paragraph of the Colors prose."""
     if tokens is None:
         tokens = parser_for(markdown).parse(markdown)
@@ -92,8 +102,8 @@ def _norm(text: str) -> str:
 def color_roles(markdown: str, colors: dict[str, Color], tokens: list[Any] | None = None) -> dict[str, str]:
     """Token name -> the sentence of the prose that describes it (best match first)."""
     items = []
-    for label, text, codes in _prose_items(markdown, tokens):
-        body = text.lstrip(":—–- ").strip()
+    for label, text, codes in prose_items(markdown, tokens):
+        body = _LEAD_VALUE.sub("", text.lstrip(":—–- ")).lstrip(":—–- ").strip()
         if body:
             norm_label = _norm(label)
             labels = [_norm(part) for part in re.split(r"\band\b|,|/", norm_label)] if label else []
@@ -161,6 +171,81 @@ def contrast_matrix(swatches: list[Swatch], rgb: dict[str, tuple[int, int, int]]
     return ContrastMatrix(rows, cols, cells)
 
 
+# --- families (ramps) and the pairings a DESIGN.md intends ----------------------------------
+
+_NUMBER = re.compile(r"-(\d+)$")
+
+
+def _base(name: str, suffix: str) -> str:
+    low = name.lower()
+    return low[: -len(suffix)] if suffix and low.endswith(suffix) else low
+
+
+def _step(name: str) -> int:
+    found = _NUMBER.search(name)
+    return int(found.group(1)) if found else 0
+
+
+def color_families(swatches: list[Swatch], suffix: str = "") -> list[ColorFamily]:
+    """Group by family: the first part of the name, with `on-` set aside (`on-primary` joins `primary`).
+
+    Families of one colour are gathered at the end under "Other colors"; numbered
+    steps (`gray-100`, `gray-900`) are put in order, so a ramp reads light to dark.
+    """
+    groups: dict[str, list[Swatch]] = {}
+    for sw in swatches:
+        base = _base(sw.name, suffix)
+        core = base[3:] if base.startswith("on-") else base
+        groups.setdefault(core.split("-", 1)[0] or core, []).append(sw)
+    families: list[ColorFamily] = []
+    singles: list[Swatch] = []
+    for key, members in groups.items():
+        if len(members) < 2:
+            singles.extend(members)
+            continue
+        numbered = [_NUMBER.search(_base(m.name, suffix)) for m in members]
+        if all(numbered):
+            members = sorted(members, key=lambda m: _step(_base(m.name, suffix)))
+        families.append(ColorFamily(key, key.replace("_", " ").capitalize(), members))
+    if singles:
+        families.append(ColorFamily("other", "Other colors" if families else "Colors", singles))
+    return families
+
+
+def intended_pairs(swatches: list[Swatch], rgb: dict[str, tuple[int, int, int]],
+                   suffix: str = "") -> list[ContrastPair]:
+    """`on-X` on `X` (and `on-X-variant` on `X`), text colours on the page background and surface."""
+    by_base = {_base(sw.name, suffix): sw for sw in swatches}
+    pairs: list[ContrastPair] = []
+    seen: set[tuple[str, str]] = set()
+
+    def add(fg: Swatch | None, bg: Swatch | None, why: str) -> None:
+        if fg is None or bg is None or fg is bg or (fg.name, bg.name) in seen:
+            return
+        seen.add((fg.name, bg.name))
+        ratio = round(contrast(rgb[fg.name], rgb[bg.name]), 2)
+        pairs.append(ContrastPair(fg, bg, ratio, level(ratio), why))
+
+    for base, sw in by_base.items():
+        if not base.startswith("on-"):
+            continue
+        target = base[3:]
+        if target in by_base:
+            add(sw, by_base[target], "text on its fill")
+        for tail in ("-variant", "-muted", "-secondary", "-subtle"):
+            if target.endswith(tail) and target[: -len(tail)] in by_base:
+                add(sw, by_base[target[: -len(tail)]], "secondary text on its fill")
+    page = by_base.get("background") or by_base.get("canvas") or by_base.get("bg")
+    surface = by_base.get("surface")
+    body = by_base.get("on-background") or by_base.get("on-surface")
+    add(body, page, "body text on the page")
+    for base, sw in by_base.items():
+        if not base.startswith("on-") and any(h in base.split("-") for h in _TEXT_HINTS):
+            add(sw, page, "text on the page")
+            add(sw, surface, "text on surfaces")
+    return pairs
+
+
 def _swatch(name: str, color: Color, role: str, line: int | None) -> Swatch:
     return Swatch(
         name=name,
@@ -174,7 +259,7 @@ def _swatch(name: str, color: Color, role: str, line: int | None) -> Swatch:
         role=role,
         line=line,
         alpha=color.a,
-        label_on="#ffffff" if best_on((color.r, color.g, color.b)) == (255, 255, 255) else "#111111",
+        label_on="#ffffff" if best_on((color.r, color.g, color.b)) == (255, 255, 255) else "#000000",
     )
 
 
@@ -191,9 +276,13 @@ def build_colors(src: Sources) -> ColorsPage:
         (dark if name.lower().endswith("-dark") or "-dark-" in name.lower() else light).append(sw)
     modes: list[ColorMode] = []
     if light:
-        modes.append(ColorMode("light", "Light" if dark else "Palette", light, contrast_matrix(light, rgb)))
+        modes.append(ColorMode("light", "Light" if dark else "Palette", light, contrast_matrix(light, rgb),
+                               color_families(light), intended_pairs(light, rgb)))
     if dark:
-        modes.append(ColorMode("dark", "Dark (tokens ending in -dark)", dark, contrast_matrix(dark, rgb)))
+        modes.append(ColorMode("dark", "Dark (tokens ending in -dark)", dark, contrast_matrix(dark, rgb),
+                               color_families(dark, "-dark"), intended_pairs(dark, rgb, "-dark")))
+        if describes_dark_default(design):
+            modes.reverse()  # the brand's own look comes first
     return ColorsPage(
         slug="colors",
         title="Colors",
@@ -208,4 +297,4 @@ def swatch_search_text(sw: Swatch) -> str:
     return " ".join(x for x in (sw.raw, sw.hex, sw.rgb, sw.role) if x)
 
 
-__all__ = ["build_colors", "color_roles", "contrast_matrix", "level", "SIMULATIONS"]
+__all__ = ["build_colors", "color_families", "color_roles", "contrast_matrix", "intended_pairs", "level", "SIMULATIONS"]

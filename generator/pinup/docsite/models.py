@@ -40,6 +40,17 @@ class Stat:
 
 
 @dataclass
+class Cover:
+    """The overview's first screen, built from the brand's own tokens."""
+
+    strip: list[tuple[str, str]] = field(default_factory=list)  # (token name, hex) of the palette
+    display_style: str = ""  # sanitised declarations of the display level (family, weight, tracking)
+    display_level: str = ""  # which typography level set the title
+    action_style: str = ""  # shape and type of the primary button (colours come from the theme)
+    action_component: str = ""  # the component it is drawn from, e.g. `button-primary`
+
+
+@dataclass
 class OverviewPage(Page):
     name: str = ""
     description: str = ""
@@ -51,6 +62,8 @@ class OverviewPage(Page):
     infos: int = 0
     theme_notes: list[str] = field(default_factory=list)
     has_dark: bool = False
+    cover: Cover = field(default_factory=Cover)
+    dark_default: bool = False
     yaml_message: str = ""  # the front matter could not be read: no tokens, no stats to show
     yaml_line: int | None = None
 
@@ -97,6 +110,30 @@ class ContrastMatrix:
 
 
 @dataclass
+class ContrastPair:
+    """A pairing the DESIGN.md intends: `on-X` on `X`, or text on a page surface."""
+
+    fg: Swatch
+    bg: Swatch
+    ratio: float
+    level: str
+    why: str  # "on its fill", "text on the page", ...
+
+    @property
+    def ratio_text(self) -> str:
+        return f"{self.ratio:.2f}:1"
+
+
+@dataclass
+class ColorFamily:
+    """Colours that belong together (`primary`, `on-primary`, `primary-hover`, ...), shown as a ramp."""
+
+    name: str
+    title: str
+    swatches: list[Swatch]
+
+
+@dataclass
 class ColorMode:
     """A set of swatches shown together: "Light", "Dark" (from `*-dark` tokens)."""
 
@@ -104,6 +141,8 @@ class ColorMode:
     title: str
     swatches: list[Swatch]
     matrix: ContrastMatrix | None = None
+    families: list[ColorFamily] = field(default_factory=list)
+    pairs: list[ContrastPair] = field(default_factory=list)
 
 
 @dataclass
@@ -125,8 +164,19 @@ class TypeLevel:
 
 
 @dataclass
+class FontNote:
+    """How one family the DESIGN.md names is shown: embedded from `fonts/`, or a fallback stack."""
+
+    family: str
+    embedded: str  # "fonts/Inter.woff2" when embedded, "" otherwise
+    fallback: str  # the CSS stack used when it is not embedded (or not yet loaded)
+    levels: list[str] = field(default_factory=list)
+
+
+@dataclass
 class TypographyPage(Page):
     levels: list[TypeLevel] = field(default_factory=list)
+    fonts: list[FontNote] = field(default_factory=list)
     sample: str = "The quick brown fox jumps over the lazy dog 0123456789"
 
 
@@ -192,6 +242,9 @@ class ComponentGroup:
     name: str
     anchor: str
     variants: list[ComponentVariant]
+    usage: str = ""  # the Components prose that describes it (plain text)
+    html: str = ""  # a copyable HTML snippet
+    css: str = ""  # a copyable CSS snippet: the base rule and one rule per state
 
 
 @dataclass
@@ -304,6 +357,7 @@ class SiteModel:
     errors: int = 0
     warnings: int = 0
     has_dark: bool = False
+    dark_default: bool = False  # pages open in the dark theme (the DESIGN.md says dark is its default)
     extra: dict[str, Any] = field(default_factory=dict)
     problems: Problems = field(default_factory=Problems)  # drives the alert banner on every page
 

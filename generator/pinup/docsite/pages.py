@@ -21,20 +21,23 @@ from pinup.theme import build_theme
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import LintReport
+    from pinup.docsite.fonts import FontPlan
 
 
-def build_site_model(report: LintReport, *, allow_html: bool = False, fonts: str = "system") -> SiteModel:
+def build_site_model(report: LintReport, *, allow_html: bool = False, fonts: str = "system",
+                     font_plan: FontPlan | None = None) -> SiteModel:
     """Every page of the site for one linted DESIGN.md (pure: no files are touched).
 
     Lint with `extended=True` (as `pinup build` does) so the lint page and the
-    banner include pinup's own findings.
+    banner include pinup's own findings. `font_plan` says which named fonts are
+    embedded from the workspace's `fonts/` (`pinup.docsite.fonts.plan_fonts`).
     """
     src = Sources(report, allow_html=allow_html)
     theme = build_theme(report.design, fonts=fonts)
     pages = [
         build_overview(src, theme),
         build_colors(src),
-        build_typography(src),
+        build_typography(src, font_plan),
         build_layout(src),
         build_elevation(src),
         build_shapes(src),
@@ -53,6 +56,7 @@ def build_site_model(report: LintReport, *, allow_html: bool = False, fonts: str
         errors=report.summary.errors,
         warnings=report.summary.warnings,
         has_dark=theme.dark_from_tokens,
+        dark_default=theme.dark_default,
         extra={"theme": theme},
         problems=find_problems(report),
     )

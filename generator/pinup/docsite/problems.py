@@ -20,10 +20,11 @@ _H1 = re.compile(r"^\s*#\s+(.+?)\s*#*\s*$", re.M)
 
 @lru_cache(maxsize=1)
 def extended_rule_names() -> frozenset[str]:
-    """Names of pinup's own rules (the ones `pinup lint --extended` adds)."""
+    """Names of pinup's own rules (the ones `pinup lint --extended` adds, and the site's font check)."""
     from pinup.designmd.rules import extended_rules
+    from pinup.docsite.fonts import RULE
 
-    return frozenset(rule.name for rule in extended_rules())
+    return frozenset(rule.name for rule in extended_rules()) | {RULE}
 
 
 def is_extended(finding: Finding) -> bool:

@@ -43,26 +43,12 @@ class Links:
         return f"{self.root}downloads/{filename}"
 
 
-@lru_cache(maxsize=8)
 def environment(templates: str | None = None) -> Environment:
-    """A cached Jinja2 environment (user templates first, then the packaged ones)."""
-    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+    """The site's cached Jinja2 environment (`pinup.templating`: user templates first, then the packaged ones)."""
+    from pinup.templating import SITE
+    from pinup.templating import environment as shared
 
-    from pinup.docsite.cache import bytecode_cache
-
-    loaders = []
-    if templates:
-        loaders.append(FileSystemLoader(templates))
-    loaders.append(FileSystemLoader(str(TEMPLATE_DIR)))
-    env = Environment(
-        loader=ChoiceLoader(loaders),
-        autoescape=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        undefined=StrictUndefined,
-        bytecode_cache=bytecode_cache(),
-    )
-    return env
+    return shared(SITE, str(TEMPLATE_DIR), templates)
 
 
 def _context(site: SiteModel, page: Page, links: Any, extra: dict[str, Any] | None) -> dict[str, Any]:
@@ -91,10 +77,11 @@ def render_fragment(site: SiteModel, page: Page, links: Any, *, templates: str |
 
 def static_asset(name: str, templates: str | None = None) -> bytes:
     """A packaged asset, or the user's override from `<templates>/assets/<name>`."""
-    if templates:
-        override = Path(templates) / "assets" / name
-        if override.is_file():
-            return override.read_bytes()
+    from pinup.templating import SITE, asset_override
+
+    override = asset_override(SITE, name, templates)
+    if override is not None:
+        return override
     return _packaged_asset(name, (STATIC_DIR / name).stat().st_mtime_ns)
 
 

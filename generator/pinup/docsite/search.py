@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 
+from pinup.docsite.anchors import SECTION_PAGES, slugify
 from pinup.docsite.models import (
     ColorsPage,
     ComponentsPage,
@@ -18,7 +19,6 @@ from pinup.docsite.models import (
     TypographyPage,
 )
 from pinup.docsite.sources import Sources
-from pinup.docsite.anchors import SECTION_PAGES, slugify
 
 _WS = re.compile(r"\s+")
 

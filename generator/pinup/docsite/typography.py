@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pinup.docsite.anchors import token_anchor
 from pinup.docsite.css import style_attr, typography_declarations
-from pinup.docsite.models import TypeLevel, TypographyPage
+from pinup.docsite.models import FontNote, TypeLevel, TypographyPage
 from pinup.docsite.sources import Sources
+from pinup.theme import GENERIC_FAMILIES, _family_names, font_stack
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pinup.docsite.fonts import FontPlan
 
 
 def _props(level: object) -> list[tuple[str, str]]:
@@ -21,7 +27,24 @@ def _props(level: object) -> list[tuple[str, str]]:
     return out
 
 
-def build_typography(src: Sources) -> TypographyPage:
+def font_notes(src: Sources, plan: FontPlan | None) -> list[FontNote]:
+    """The first family of each level: embedded from fonts/, or which fallback stack shows it."""
+    embedded = plan.embedded if plan is not None else {}
+    notes: dict[str, FontNote] = {}
+    for name, level in src.design.typography.items():
+        names = _family_names(level.fontFamily)
+        if not names or names[0].lower() in GENERIC_FAMILIES or names[0].startswith("-"):
+            continue
+        family = names[0]
+        if family not in notes:
+            stack = font_stack(level.fontFamily)
+            rest = stack.split(",", 1)[1].strip() if "," in stack else stack
+            notes[family] = FontNote(family, embedded.get(family, ""), rest)
+        notes[family].levels.append(name)
+    return list(notes.values())
+
+
+def build_typography(src: Sources, plan: FontPlan | None = None) -> TypographyPage:
     design = src.design
     levels: list[TypeLevel] = []
     for name, level in design.typography.items():
@@ -41,4 +64,5 @@ def build_typography(src: Sources) -> TypographyPage:
         template="typography.html",
         prose_html=src.section_html("Typography"),
         levels=levels,
+        fonts=font_notes(src, plan),
     )

@@ -51,6 +51,10 @@ class RegenerateRequest(BaseModel):
     remixSpec: dict[str, Any] | None = None
     overall: str | None = None
     receivedAt: str = ""
+    #: the action in words ("Totally different", "More like B", "Remix: layout from A, …")
+    label: str = ""
+    #: the reviewer's own words, when the request was written rather than chosen
+    words: str | None = None
 
 
 class BoardResults(BaseModel):
@@ -69,6 +73,8 @@ class BoardResults(BaseModel):
     overall: list[Note] = Field(default_factory=list)
     regenerate: list[RegenerateRequest] = Field(default_factory=list)
     skipped_files: int = 0
+    #: distinct reviewers (one per browser) whose final submission picked a variant
+    pickers: int = 0
 
 
 def _rating(value: Any) -> int | None:
@@ -153,6 +159,7 @@ def aggregate(
     top = max((v.picks for v in results.values()), default=0)
     leaders = [v.id for v in results.values() if top > 0 and v.picks == top]
     reviewers = {r.clientId or f"record:{r.id}" for r in records}
+    pickers = {r.clientId or f"record:{r.id}" for r in finals if r.preferred}
     return BoardResults(
         board=board,
         title=title,
@@ -173,11 +180,71 @@ def aggregate(
                 remixSpec=r.remixSpec,
                 overall=_text(r.overall),
                 receivedAt=r.receivedAt,
+                label=action_words(r.regenerateAction or "regenerate", r.remixSpec,
+                                   _text(getattr(r, "regenerateText", None)))[0],
+                words=action_words(r.regenerateAction or "regenerate", r.remixSpec,
+                                   _text(getattr(r, "regenerateText", None)))[1],
             )
             for r in requests
         ],
         skipped_files=skipped,
+        pickers=len(pickers),
     )
+
+
+REMIX_PARTS = ("layout", "colors", "typography", "spacing")
+
+
+def action_words(action: str, remix: dict[str, Any] | None, text: str | None = None) -> tuple[str, str | None]:
+    """(label, the reviewer's own words or None) for a regenerate request, for people to read."""
+    if action == "different":
+        return "Totally different", None
+    if action.startswith("more_like_"):
+        return f"More like {action[len('more_like_'):]}", None
+    if action == "remix":
+        parts = [f"{part} from {remix[part]}" for part in REMIX_PARTS if remix and remix.get(part)]
+        return "Remix" + (": " + ", ".join(parts) if parts else ""), None
+    if action == "custom":
+        return "In their own words", text
+    return "In their own words", action
+
+
+def local_time(stamp: str) -> str:
+    """An ISO UTC stamp as this machine's local time with its offset (results pages are built and read locally)."""
+    from datetime import datetime
+
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp
+    if moment.tzinfo is None:
+        return stamp
+    local = moment.astimezone()
+    offset = local.strftime("%z")
+    return local.strftime("%d %b %Y, %H:%M") + f" (UTC{offset[:3]}:{offset[3:]})"
+
+
+def results_csv(res: BoardResults) -> str:
+    """One row per variant with its tally and its comments (each "Name: text" on its own line)."""
+    import csv
+    import io
+
+    def cell(text: str) -> str:
+        # a spreadsheet must not read reviewer text as a formula
+        return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["board", "round", "variant", "label", "picks", "pick_share", "ratings", "mean", "median",
+                     "comment_count", "comments"])
+    for v in res.variants:
+        notes = "\n".join(cell(f"{c.reviewer or 'Anonymous'}: {c.text}") for c in v.comments)
+        writer.writerow(
+            [res.board, res.round if res.round is not None else "", v.id, cell(v.label or ""), v.picks, v.pick_share,
+             len(v.ratings), "" if v.mean is None else v.mean, "" if v.median is None else v.median, len(v.comments),
+             notes]
+        )
+    return buffer.getvalue()
 
 
 def round_to(value: float, digits: int) -> float:
@@ -260,7 +327,8 @@ def _theme(src: Path) -> tuple[str, str]:
 
 def render_results_page(results: BoardResults, *, theme_css: str, site_name: str, store_label: str, options: Any = None) -> str:
     template = _env(options).get_template("results.html.j2")
-    return template.render(r=results, theme_css=theme_css, site_name=site_name, store_label=store_label)
+    return template.render(r=results, theme_css=theme_css, site_name=site_name, store_label=store_label,
+                           local_time=local_time)
 
 
 def default_store(src: Path) -> Path:
@@ -303,5 +371,6 @@ def build_results_pages(src: Path, out: Path, options: Any, writer: Any) -> list
             results, theme_css=theme_css, site_name=site_name, store_label=label, options=options
         )
         writer.write_text(f"boards/{slug}/results.html", html)
-        written.append(out / "boards" / slug / "results.html")
+        writer.write_text(f"boards/{slug}/results.csv", results_csv(results))
+        written.append(out / "boards" / slug / "results.html")  # the page; its CSV sits beside it
     return written

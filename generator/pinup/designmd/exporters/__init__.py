@@ -13,18 +13,11 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from pinup.designmd.formats import FORMATS, JSON_FORMATS, MODE_FORMATS
+from pinup.designmd.formats import MODULES as _MODULES
+
 if TYPE_CHECKING:
     from pinup.designmd.model import DesignSystem
-
-FORMATS: tuple[str, ...] = ("css-tailwind", "json-tailwind", "tailwind", "dtcg", "css-vars")
-
-_MODULES = {
-    "css-tailwind": "tailwind_css",
-    "json-tailwind": "tailwind_json",
-    "tailwind": "tailwind_json",
-    "dtcg": "dtcg",
-    "css-vars": "css_vars",
-}
 
 
 class ExportError(Exception):
@@ -57,20 +50,35 @@ def check_format(fmt: str) -> None:
         )
 
 
-def render_result(fmt: str, design: DesignSystem, *, prefix: str | None = None) -> ExportResult:
-    """Export `design` as `fmt`, returning the text and any warnings (only dtcg has warnings)."""
+def render_result(fmt: str, design: DesignSystem, *, prefix: str | None = None, modes: bool = False) -> ExportResult:
+    """Export `design` as `fmt`, returning the text and any warnings (only dtcg has warnings).
+
+    `modes` adds the other modes' values (a design built with modes; see docs/exports.md).
+    Without it every format prints what the reference prints.
+    """
     check_format(fmt)
     module = import_module(f"{__name__}.{_MODULES[fmt]}")
     if fmt == "css-vars":
-        return ExportResult(module.render(design, prefix=prefix))
+        return ExportResult(module.render(design, prefix=prefix, modes=modes))
     if fmt == "dtcg":
-        return module.render_result(design)  # type: ignore[no-any-return]
+        return module.render_result(design, modes=modes)  # type: ignore[no-any-return]
+    if fmt == "css-tailwind":
+        return ExportResult(module.render(design, modes=modes))
     return ExportResult(module.render(design))
 
 
-def render(fmt: str, design: DesignSystem, *, prefix: str | None = None) -> str:
+def render(fmt: str, design: DesignSystem, *, prefix: str | None = None, modes: bool = False) -> str:
     """Export `design` as `fmt`: the exact text the reference prints on stdout (trailing newlines included)."""
-    return render_result(fmt, design, prefix=prefix).text
+    return render_result(fmt, design, prefix=prefix, modes=modes).text
 
 
-__all__ = ["FORMATS", "ExportError", "ExportResult", "check_format", "render", "render_result"]
+__all__ = [
+    "FORMATS",
+    "JSON_FORMATS",
+    "MODE_FORMATS",
+    "ExportError",
+    "ExportResult",
+    "check_format",
+    "render",
+    "render_result",
+]

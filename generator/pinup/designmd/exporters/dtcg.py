@@ -43,8 +43,9 @@ def _round(value: float, places: int = 4) -> float:
 class _Builder:
     """Collects tokens into a nested tree, checking DTCG names and recording warnings."""
 
-    def __init__(self, design: DesignSystem) -> None:
+    def __init__(self, design: DesignSystem, modes: bool = False) -> None:
         self.design = design
+        self.modes = modes
         self.warnings: list[str] = []
         self.tree: dict[str, Any] = {}
         self.placed: dict[str, tuple[str, ...]] = {}  # model path -> DTCG path of an emitted token
@@ -141,9 +142,28 @@ class _Builder:
             alias = self.alias_for(model_path, kind)
             if alias is not None:
                 entry["$value"] = alias
+            elif self.modes:
+                self.mode_extension(model_path, kind, entry)
         for _section, group, kind in GROUPS:
             if group in self.tree:
                 self.tree[group] = {"$type": kind, **self.tree[group]}
+
+    def mode_extension(self, model_path: str, kind: str, entry: dict[str, Any]) -> None:
+        """Terrazzo's `$extensions.mode`: the value in every mode, the default's too (aliases inherit theirs)."""
+        design = self.design
+        own = {mode: values[model_path] for mode, values in design.modes.items() if model_path in values}
+        if not own or design.default_theme is None:
+            return
+        by_mode: dict[str, Any] = {design.default_theme: entry["$value"]}
+        for mode in design.themes:
+            if mode not in own:
+                continue
+            where = f"{model_path} ({mode} mode)"
+            value = self.color(own[mode], where) if kind == "color" else self.dimension(own[mode], where)  # type: ignore[arg-type]
+            if value is not None:
+                by_mode[mode] = value
+        if len(by_mode) > 1:
+            entry["$extensions"] = {"mode": by_mode}
 
     def typography(self) -> None:
         levels = self.design.typography
@@ -302,8 +322,12 @@ def _segment(part: str) -> str:
 
 
 def _kebab(name: str) -> str:
-    """`backgroundColor` -> `background-color`, the naming Terrazzo's linter expects."""
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "-" + m.group(1).lower(), name)
+    """`backgroundColor` -> `background-color`, the naming Terrazzo's linter expects.
+
+    All lower case, so `BackgroundColor` is the same token (left out as a duplicate) rather
+    than one that tools deriving camelCase or CSS names would collide with.
+    """
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "-" + m.group(1), name).lower()
 
 
 def _stack(family: str) -> list[str]:
@@ -328,12 +352,76 @@ def _stack(family: str) -> list[str]:
     return [name for name in out if name]
 
 
-def build(design: DesignSystem) -> tuple[dict[str, Any], list[str]]:
+def _tokens(node: dict[str, Any], prefix: tuple[str, ...] = ()) -> dict[tuple[str, ...], dict[str, Any]]:
+    """Every token (object with `$value`) of a DTCG tree by its path."""
+    if "$value" in node:
+        return {prefix: node}
+    out: dict[tuple[str, ...], dict[str, Any]] = {}
+    for key, child in node.items():
+        if not key.startswith("$") and isinstance(child, dict):
+            out.update(_tokens(child, (*prefix, key)))
+    return out
+
+
+def _aliases(value: Any) -> list[str]:
+    """The alias targets inside a `$value` (itself, or a typography member)."""
+    if isinstance(value, str):
+        match = _REF.fullmatch(value)
+        return [match.group(1)] if match else []
+    if isinstance(value, dict):
+        return [t for member in value.values() for t in _aliases(member)]
+    return []
+
+
+def drop_dangling(tree: dict[str, Any], warnings: list[str]) -> None:
+    """Leave out every token whose alias points at no token of the tree (or into a loop), repeatedly.
+
+    The passes above only alias emitted tokens; this is the guarantee that holds for
+    any input, so tokens.json always builds in Style Dictionary and Terrazzo.
+    """
+    while True:
+        tokens = _tokens(tree)
+        bad: list[tuple[tuple[str, ...], str]] = []
+        for path, token in tokens.items():
+            for target in _aliases(token["$value"]):
+                seen = {path}
+                probe = tuple(target.split("."))
+                while probe in tokens and probe not in seen:
+                    seen.add(probe)
+                    nxt = _aliases(tokens[probe]["$value"])
+                    if not nxt or not isinstance(tokens[probe]["$value"], str):
+                        probe = ()
+                        break
+                    probe = tuple(nxt[0].split("."))
+                if probe:
+                    bad.append((path, target))
+                    break
+        if not bad:
+            return
+        for path, target in bad:
+            node = tree
+            for part in path[:-1]:
+                node = node[part]
+            del node[path[-1]]
+            warnings.append(f"{'.'.join(path)}: left out, its alias {{{target}}} points at no token in tokens.json")
+        _prune(tree)
+
+
+def _prune(node: dict[str, Any]) -> None:
+    """Remove groups that lost all their tokens."""
+    for key in [k for k, v in node.items() if not k.startswith("$") and isinstance(v, dict) and "$value" not in v]:
+        _prune(node[key])
+        if not _tokens(node[key]):
+            del node[key]
+
+
+def build(design: DesignSystem, *, modes: bool = False) -> tuple[dict[str, Any], list[str]]:
     """The DTCG document as a dict, plus warnings for everything converted, filled in or left out."""
-    builder = _Builder(design)
+    builder = _Builder(design, modes)
     builder.simple_groups()
     builder.typography()
     builder.components()
+    drop_dangling(builder.tree, builder.warnings)
     doc: dict[str, Any] = {"$schema": SCHEMA}
     description = design.description or design.name
     if description:
@@ -344,9 +432,9 @@ def build(design: DesignSystem) -> tuple[dict[str, Any], list[str]]:
     return doc, builder.warnings
 
 
-def render_result(design: DesignSystem) -> ExportResult:
-    """tokens.json text plus the warnings `pinup export` prints on stderr."""
-    doc, warnings = build(design)
+def render_result(design: DesignSystem, *, modes: bool = False) -> ExportResult:
+    """tokens.json text plus the warnings `pinup export` prints on stderr (`modes`: `$extensions.mode`)."""
+    doc, warnings = build(design, modes=modes)
     return ExportResult(stringify(doc) + "\n", warnings)
 
 

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from pinup.designmd.exporters import ExportError
+from pinup.designmd.exporters import ExportError, mode_blocks
 from pinup.designmd.jsnum import js_number
 
 if TYPE_CHECKING:
@@ -49,8 +49,26 @@ def declarations(design: DesignSystem) -> list[tuple[str, str]]:
     return out
 
 
-def render(design: DesignSystem) -> str:
-    """`@theme {` ... `}` plus one newline; raises ExportError before writing anything."""
+_MODE_PREFIX = {"colors": "--color-", "rounded": "--radius-", "spacing": "--spacing-"}
+
+
+def render(design: DesignSystem, *, modes: bool = False) -> str:
+    """`@theme {` ... `}` plus one newline; raises ExportError before writing anything.
+
+    With `modes`, the tokens that change between modes follow as plain variables: a
+    `:root` rule with their default values, then one rule set per other mode.
+    """
     check_names(design)
     lines = ["@theme {"] + [f"  {prop}: {value};" for prop, value in declarations(design)] + ["}"]
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    if not modes:
+        return text
+
+    def name_of(group: str, name: str) -> str:
+        return _MODE_PREFIX[group] + name
+
+    defaults = mode_blocks.default_declarations(design, name_of)
+    if not defaults:
+        return text
+    root = ":root {\n" + "".join(f"  {prop}: {value};\n" for prop, value in defaults) + "}\n"
+    return text + "".join("\n" + block for block in [root, *mode_blocks.blocks(design, name_of)])

@@ -37,6 +37,9 @@ def check(model: Model) -> list[RawFinding]:
         path = f"colors.{name}"
         if path in referenced:
             continue
+        base = model.modes.siblings.get(path)  # a `-dark` value of a used token (modes only)
+        if base is not None and (base in referenced or family(base[7:]) in families):
+            continue
         fam = family(name)
         if fam in families or fam in _STANDARD_FAMILIES:
             continue

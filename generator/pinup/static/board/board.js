@@ -308,7 +308,8 @@
   }
   function humanError(e) {
     var f = fieldName(e.path);
-    var max = f[1] && limits[f[1]];
+    var said = /at most (\d+)/.exec(String(e.msg || "")); /* the server's own number wins */
+    var max = said ? Number(said[1]) : (f[1] && limits[f[1]]);
     var type = String(e.type || "");
     if (type === "string_too_long") { return f[0] + " is too long: " + (max ? max + " characters at most." : "please shorten it."); }
     if (type === "too_long") { return f[0] + ": too many" + (max ? ", " + max + " at most." : "."); }

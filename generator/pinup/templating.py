@@ -1,0 +1,57 @@
+"""The one Jinja2 environment recipe for every page pinup renders (site, boards, results, gallery).
+
+One `--templates DIR` rule: a template named `NAME` of area `AREA` is looked up as
+`DIR/AREA/NAME`, then in the package. The design-system site (area `site`) also
+accepts `DIR/NAME`, as it always has. Static assets follow the same rule under
+`assets/` (`DIR/AREA/assets/NAME`, and `DIR/assets/NAME` for the site). Autoescape
+is always on and undefined names are errors, so a template typo fails the build
+instead of rendering an empty string.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from jinja2 import Environment
+
+#: the area whose overrides may also sit at the top of the --templates folder
+SITE = "site"
+
+
+def override_dirs(area: str, templates: str | Path | None) -> list[Path]:
+    """Folders of `--templates DIR` that may override `area`'s templates, best first."""
+    if not templates:
+        return []
+    root = Path(templates)
+    return [root / area, root] if area == SITE else [root / area]
+
+
+@lru_cache(maxsize=16)
+def environment(area: str, package_dir: str, templates: str | None = None) -> Environment:
+    """A cached environment: the user's overrides for `area` first, then `package_dir`."""
+    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+
+    from pinup.docsite.cache import bytecode_cache
+
+    loaders = [FileSystemLoader(str(d)) for d in override_dirs(area, templates)]
+    loaders.append(FileSystemLoader(package_dir))
+    return Environment(
+        loader=ChoiceLoader(loaders),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=StrictUndefined,
+        bytecode_cache=bytecode_cache(),
+    )
+
+
+def asset_override(area: str, name: str, templates: str | Path | None) -> bytes | None:
+    """The user's replacement for a packaged static asset, or None."""
+    for folder in override_dirs(area, templates):
+        candidate = folder / "assets" / name
+        if candidate.is_file():
+            return candidate.read_bytes()
+    return None
