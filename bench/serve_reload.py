@@ -74,14 +74,14 @@ def main() -> None:
             browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{port}/colors.html")
-            page.wait_for_function("window.pinupLive && window.pinupLive.version()")
+            page.wait_for_function("() => window.pinupLive && window.pinupLive.version()")
             for n in range(args.runs):
                 hex_ = f"#a1{n:02d}6b"
                 time.sleep(0.5)  # let the previous reload settle
                 started = time.perf_counter()
                 set_primary(design, hex_)
-                page.wait_for_function(f"document.body && document.body.textContent.toLowerCase().includes('{hex_}')",
-                                       timeout=60_000, polling=10)
+                shows = f"() => document.body && document.body.textContent.toLowerCase().includes('{hex_}')"
+                page.wait_for_function(shows, timeout=60_000, polling=10)
                 latencies.append(time.perf_counter() - started)
                 print(f"run {n + 1}: {latencies[-1]:.3f} s", flush=True)
             browser.close()

@@ -23,7 +23,7 @@ def ask_for_another_round(page, url: str) -> None:  # type: ignore[no-untyped-de
     assert page.evaluate("document.body.dataset.round") == "1"
     page.click(".more-like-this[data-variant=C]")
     page.click("#regen-btn")
-    page.wait_for_function("document.querySelector('#status').textContent === 'regenerate'")
+    page.wait_for_function("() => document.querySelector('#status').textContent === 'regenerate'")
 
 
 @pytest.mark.parametrize("extra", [[], ["--no-watch"]], ids=["defaults", "no-watch"])
@@ -40,7 +40,7 @@ def test_documented_agent_loop_moves_the_open_tab_to_the_new_round(page, checkou
         built = run_pinup("build", cwd=checkout / "site_src" / "boards" / BOARD)
         assert built.returncode == 0, built.stderr
         assert "reloaded trail-home (round 2)" in built.stderr or not extra  # watching may reload first
-        page.wait_for_function("document.body && document.body.dataset.round === '2'", timeout=30_000)
+        page.wait_for_function("() => document.body && document.body.dataset.round === '2'", timeout=30_000)
         assert page.evaluate("window.__sameTab") is None  # the page reloaded itself, in the same tab
         frames = page.eval_on_selector_all("iframe", "els => els.map(e => e.getAttribute('src') || '')")
         assert frames and all("round-2/variants/" in src for src in frames), frames

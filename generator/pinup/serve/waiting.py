@@ -10,6 +10,7 @@ about once a second, which covers a server that is not (or no longer) running.
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 import time
@@ -92,6 +93,18 @@ def _sse_listener(info: servefile.ServeInfo, board: str, wake: threading.Event, 
         wake.set()
 
 
+def _process_started() -> float:
+    """When this process started (epoch seconds), so a record stored while `pinup wait` was still
+    importing counts as "next"; the current time where /proc is not available."""
+    try:
+        stat = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
+        boot = next(float(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
+                    if line.startswith("btime "))
+        return boot + int(stat[19]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return time.time()
+
+
 def wait_for_feedback(ws: Workspace, board: str | None, timeout: float, *,
                       store: Path | None = None) -> WaitResult:
     """Return the board's next record (exit 0 final / 10 regenerate) or time out (exit 2)."""
@@ -110,7 +123,7 @@ def wait_for_feedback(ws: Workspace, board: str | None, timeout: float, *,
     elif floor_ts:
         since_ts = floor_ts
     else:
-        since_ts = _iso_to_ts(time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + ".000000Z")
+        since_ts = _iso_to_ts(time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(_process_started())) + ".000000Z")
 
     wake = threading.Event()
     stop = threading.Event()

@@ -46,7 +46,7 @@ class WorkspaceFilter:
 class Watcher:
     """A thread that rebuilds `ws` after changes and reports to `boards` and `say` (stderr)."""
 
-    def __init__(self, ws: Workspace, boards: Any, say: Callable[[str], None], *, step_ms: int = 50) -> None:
+    def __init__(self, ws: Workspace, boards: Any, say: Callable[[str], None], *, step_ms: int = 100) -> None:
         self.ws = ws
         self.boards = boards
         self.say = say
@@ -77,9 +77,9 @@ class Watcher:
         self._workspace_present()
 
     def _workspace_present(self) -> bool:
-        if self.ws.src.is_dir() and (self.ws.src / "DESIGN.md").is_file() or self.stop_event.is_set():
+        if self.ws.src.is_dir() or self.stop_event.is_set():  # a missing DESIGN.md alone is a build error
             return True
-        message = (f"the workspace {self.ws.src} (or its DESIGN.md) was removed; still serving the last build. "
+        message = (f"the workspace {self.ws.src} was removed; still serving the last build. "
                    "Restore it and restart pinup serve to rebuild.")
         self.say(f"SERVE_WORKSPACE_GONE: {message}")
         self.boards.build_failed(message)
@@ -102,9 +102,10 @@ class Watcher:
             return
         self.rebuilds += 1
         pages = [p for p in result.changed if p.endswith(".html")]
-        self.say(f"SERVE_REBUILT: {len(result.changed)} files changed ({changes} edits) "
+        self.say(f"SERVE_REBUILT: {len(result.changed)} files changed ({changes} paths edited) "
                  f"in {time.perf_counter() - started:.2f}s")
-        self.boards.rebuilt(result.build_id, pages)
+        if result.changed or self.boards.build_error is not None:  # nothing new: no page needs to hear of it
+            self.boards.rebuilt(result.build_id, pages)
         for slug, round_ in board_rounds(self.ws.out).items():
             if before.get(slug) != round_:
                 self.boards.reload(slug)
