@@ -140,3 +140,33 @@ def test_cli_lint_stays_reference_and_extended_tolerates_modes() -> None:
     data = json.loads(extended.stdout)
     assert not [f for f in data["findings"] if f["severity"] == "error"]
     assert not [f for f in data["findings"] if ".light" in f.get("path", "")]
+
+
+ODD = [
+    'themes: notalist\ncolors:\n  a: {light: "#fff", dark: "#000"}\n',
+    'themes: [1, 2, ""]\ncolors:\n  a: {light: "#fff", dark: "#000"}\n',
+    'themes: [light, dark]\ndefault-theme: 5\ncolors:\n  a: {light: null, dark: [1]}\n  b: {light: {x: 1}}\n',
+    'themes: [light, dark]\ncolors:\n  a: {light: "{colors.b}", dark: "{colors.b}"}\n  b: {light: "{colors.a}", dark: "{colors.a}"}\n',
+    'colors:\n  a: "#fff"\n  a-dark: "{colors.a}"\n  -dark: "#000"\n  x-dark: "#111"\n',
+    'themes: [dark]\ncolors:\n  a: {dark: "#000"}\n  a-dark: "#111"\n',
+    'rounded:\n  r: {light: 4px, dark: 50%}\nspacing:\n  s: {light: 1, dark: "{spacing.s}"}\n',
+]
+
+
+def test_odd_mode_input_never_raises_and_exports() -> None:
+    from pinup.designmd.exporters import FORMATS, ExportError, render_result
+
+    for body in ODD:
+        text = f"---\n{body}---\n"
+        result = run(text, extended=True)
+        assert all(f.line for f in result.findings if f.rule == "mode-value"), body
+        design = lint_text(text, modes=True).design
+        for fmt in FORMATS:
+            try:
+                render_result(fmt, design, modes=True)
+            except ExportError:
+                pass
+    nulls = run(f"---\n{ODD[2]}---\n", extended=True)
+    assert {f.path for f in nulls.findings if f.rule == "mode-value"} == {
+        "colors.a.light", "colors.a.dark", "colors.b.light"
+    }
