@@ -1,7 +1,8 @@
 """Regenerate the screenshots on docs/site.md: `python docs/img/site/shoot.py` (needs Chromium).
 
 The example and three brands, at 375, 768 and 1440 px, light and dark: the first
-screen of the overview page, as small JPEGs.
+screen of the overview page, as small JPEGs; and the colors and components pages
+of the example and Spotify at 1440 px, in their default theme.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[3]
 SITES = {"example": ROOT / "site_src", "spotify": ROOT / "brand_refs" / "spotify",
          "stripe": ROOT / "brand_refs" / "stripe", "ferrari": ROOT / "brand_refs" / "ferrari"}
 WIDTHS = {375: 760, 768: 900, 1440: 900}
+PAGES = ("colors", "components")
 
 
 def main() -> None:
@@ -42,6 +44,14 @@ def main() -> None:
                     if width == 1440:
                         image = image.resize((1080, round(height * 1080 / 1440)), Image.LANCZOS)
                     image.save(out_dir / f"{slug}-{theme}-{width}.jpg", quality=72, optimize=True)
+            if slug in ("example", "spotify"):
+                page = browser.new_page(viewport={"width": 1440, "height": 1200})
+                for name in PAGES:
+                    page.goto((site / f"{name}.html").as_uri())
+                    image = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+                    image = image.resize((1080, 900), Image.LANCZOS)
+                    image.save(out_dir / f"{slug}-{name}-1440.jpg", quality=72, optimize=True)
+                page.close()
         browser.close()
 
 
