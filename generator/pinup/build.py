@@ -109,7 +109,7 @@ def lint_design(path: Path) -> LintReport:
 
 PACKAGE = Path(__file__).resolve().parent
 #: what the site output depends on besides the DESIGN.md and the options
-_CODE = ("docsite", "templates/docsite", "static/docsite", "designmd", "theme.py", "build.py", "gallery.py")
+_CODE = ("docsite", "templates/docsite", "static/docsite", "designmd", "theme.py", "build.py", "gallery.py", "templating.py")
 
 
 @lru_cache(maxsize=4)
