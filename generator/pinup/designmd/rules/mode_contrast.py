@@ -2,8 +2,10 @@
 
 `contrast-ratio` (component textColor on backgroundColor) and `on-color-contrast`
 (`on-X` on `X`) judge the default mode's values. A dark value can fail where the
-light one passes, so each pair is checked again in each other mode in which at
-least one of its colours has a value of its own.
+light one passes, so each pair is checked again in each other mode in which both
+of its colours have a value of their own. A pair where only one side has a mode
+value (say `on-primary-dark` but no dark `primary-hover`) says nothing about what
+the author intends in that mode, so it is not judged.
 """
 
 from __future__ import annotations
@@ -28,13 +30,13 @@ def _component_color(model: Model, raw: Any, default: Any, mode: str) -> tuple[A
 
 
 def _pairs(model: Model, mode: str) -> list[tuple[str, str, CssColor, CssColor]]:
-    """(path, description, foreground, background) for each pair that changes in `mode`."""
+    """(path, description, foreground, background) for each pair with both colours set in `mode`."""
     out: list[tuple[str, str, CssColor, CssColor]] = []
     for name, comp in model.components.items():
         raw, props = comp.raw, comp.properties
         bg, bg_own = _component_color(model, raw.get("backgroundColor"), props.get("backgroundColor"), mode)
         fg, fg_own = _component_color(model, raw.get("textColor"), props.get("textColor"), mode)
-        if isinstance(bg, CssColor) and isinstance(fg, CssColor) and (bg_own or fg_own):
+        if isinstance(bg, CssColor) and isinstance(fg, CssColor) and bg_own and fg_own:
             out.append((f"components.{name}", "textColor ({fg}) on backgroundColor ({bg})", fg, bg))
     values = model.modes.values.get(mode, {})
     for name in model.colors:
@@ -45,7 +47,7 @@ def _pairs(model: Model, mode: str) -> list[tuple[str, str, CssColor, CssColor]]
         if base not in model.colors:
             continue
         fg_path, bg_path = f"colors.{name}", f"colors.{base}"
-        if fg_path not in values and bg_path not in values:
+        if fg_path not in values or bg_path not in values:
             continue
         fg = values.get(fg_path, model.colors[name])
         bg = values.get(bg_path, model.colors[base])
