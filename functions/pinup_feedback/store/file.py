@@ -423,27 +423,20 @@ def remove_stale_temps(*roots: Path) -> list[Path]:
     """Delete the temp files a killed writer left (`.<name>.<pid>.<hex>.tmp`), at start-up.
 
     A temp file is never a record (records are made by linking it to its final name), so removing
-    it loses nothing; a temp whose writer is still alive is left alone. Looks in each root and
-    one level below (the board and claim folders). Returns what it removed.
+    it loses nothing; a temp whose writer is still alive is left alone. Walks every folder under
+    each root (boards, claims and the item log, which sits three levels down), never following
+    a symlink. Returns what it removed.
     """
     removed: list[Path] = []
     for root in roots:
-        folders = [root]
-        try:
-            folders += [Path(e.path) for e in os.scandir(root) if e.is_dir(follow_symlinks=False)]
-        except OSError:
-            continue
-        for folder in folders:
-            try:
-                entries = list(os.scandir(folder))
-            except OSError:
-                continue
-            for entry in entries:
-                match = _TEMP_NAME.match(entry.name)
-                if match and entry.is_file(follow_symlinks=False) and not _pid_alive(int(match.group(1))):
+        for folder, _dirs, names in os.walk(root, followlinks=False):
+            for name in names:
+                match = _TEMP_NAME.match(name)
+                path = os.path.join(folder, name)
+                if match and not os.path.islink(path) and not _pid_alive(int(match.group(1))):
                     try:
-                        os.unlink(entry.path)
-                        removed.append(Path(entry.path))
+                        os.unlink(path)
+                        removed.append(Path(path))
                     except OSError:
                         pass
     return removed
