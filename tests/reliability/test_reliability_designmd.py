@@ -24,8 +24,8 @@ BOMB = "Excessive alias count indicates a resource exhaustion attack"
 
 settings.register_profile("ci", max_examples=150, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("soak", max_examples=10_000, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("soak", max_examples=int(os.environ.get("PINUP_HYPOTHESIS_EXAMPLES", "10000")),
+                          deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("PINUP_HYPOTHESIS_PROFILE", "ci"))
 
 
@@ -144,3 +144,12 @@ def test_any_text_never_raises(text: str) -> None:
 @given(st.text(alphabet=st.sampled_from(list("-:[]{}&*!|>'\"#%@` \n\t,?0x1fe.")), max_size=300))
 def test_yaml_punctuation_never_raises(text: str) -> None:
     assert whole_pipeline("---\n" + text + "\n---\n") < 10
+
+
+def test_first_problem_is_reported_first() -> None:
+    """A duplicate key above a syntax error is what the reference reports; lines count in the file."""
+    report = lint_text((FIXTURES / "duplicate-above-syntax-error.md").read_text())
+    [finding] = report.findings
+    assert finding.message.startswith("Map keys must be unique at line 4, column 3")
+    result = run((FIXTURES / "duplicate-above-syntax-error.md").read_text())
+    assert result.findings[0].line == 5  # block line 4 + the front matter's opening fence

@@ -236,3 +236,11 @@ async def test_pages_carry_csp_nosniff_and_no_referrer(settings: Settings) -> No
     assert other.headers["content-security-policy"] == policy(None)
     assert other.headers["x-content-type-options"] == "nosniff"
 
+
+
+def test_serve_refuses_a_malformed_allow_host() -> None:
+    from click.testing import CliRunner
+    from pinup.cli.serve import serve
+
+    result = CliRunner().invoke(serve, ["--allow-host", "bad host/x", "--no-open"])
+    assert result.exit_code == 2 and "--allow-host" in result.output

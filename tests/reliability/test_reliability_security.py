@@ -100,10 +100,12 @@ def test_oversize_and_slow_bodies(served: Served) -> None:
         assert time.monotonic() - start < 25
 
 
-def test_xss_payloads_stay_text_on_board_results_and_site(served: Served, page: object) -> None:
-    from playwright.sync_api import Page
+def test_xss_payloads_stay_text_on_board_results_and_site(served: Served, browser: object) -> None:
+    from playwright.sync_api import Browser
 
-    assert isinstance(page, Page)
+    assert isinstance(browser, Browser)
+    context = browser.new_context()  # the real CSP (the shared `page` fixture bypasses it)
+    page = context.new_page()
     violations: list[str] = []
     errors: list[str] = []
     page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
@@ -133,5 +135,6 @@ def test_xss_payloads_stay_text_on_board_results_and_site(served: Served, page: 
         page.goto(served.base + path)
         page.wait_for_load_state("load")
         assert page.evaluate("window.__xss") is None
+    context.close()
     assert violations == [], violations
     assert errors == [], errors

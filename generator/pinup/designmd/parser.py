@@ -27,7 +27,7 @@ NO_YAML_MESSAGE = "No YAML content found. Expected frontmatter (---) or fenced y
 # a few KB of YAML, and these bounds keep every input, however it was made, to well under a
 # second of work. Past one, the document gets one finding that says which limit it passed.
 MAX_LINES = 50_000
-MAX_YAML_CHARS = 64 * 1024
+MAX_YAML_CHARS = 256 * 1024
 MAX_YAML_BLOCKS = 32
 
 

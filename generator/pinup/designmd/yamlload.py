@@ -549,13 +549,47 @@ def load_block(text: str, line_offset: int = 0) -> Any:
         text = _LONE_CR.sub(_CR_SUB, text)
     ok, node = _compose_fast(text)
     if not ok:
-        node = _compose_exact(text, original)
+        try:
+            node = _compose_exact(text, original)
+        except YamlError as exc:
+            raise _earlier_problem(text, exc) or exc from None
     if node is None:
         return None
     try:
         return _Builder(text, line_offset).build(node)
     except RecursionError:
         raise YamlError("YAML nesting is too deep", None) from None
+
+
+def _earlier_problem(text: str, error: YamlError) -> YamlError | None:
+    """A duplicate key (or alias bomb) above a syntax error, which the `yaml` library reports first.
+
+    ruamel stops at the syntax error before our builder looks for duplicates, so compose the
+    lines above the error on their own (cut a line or two above it, or at the top-level entry
+    holding it: the first cut that parses) and report their problem, if any.
+    """
+    if not error.line or error.line <= 2:
+        return None
+    lines = text.split("\n")[: error.line - 1]
+    top = len(lines)
+    while top > 0 and not (lines[top - 1][:1].strip() and lines[top - 1][0] not in "#-"):
+        top -= 1
+    for cut in dict.fromkeys((len(lines), len(lines) - 1, top - 1)):
+        if cut < 1:
+            continue
+        prefix = "\n".join(lines[:cut])
+        ok, node = _compose_fast(prefix)
+        try:
+            if not ok:
+                node = _compose_exact(prefix)
+            if node is not None:
+                _Builder(prefix, 0).build(node)
+            return None  # the part above parses cleanly: the syntax error is the first problem
+        except (YamlError, RecursionError) as exc:
+            if isinstance(exc, YamlError) and exc.line is not None and exc.line < error.line and (
+                    exc.message.startswith(("Map keys must be unique", ALIAS_BOMB_MESSAGE))):
+                return exc
+    return None
 
 
 def _compose_exact(text: str, original: str | None = None) -> Any:
