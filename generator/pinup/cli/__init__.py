@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "publish": "pinup.cli.hosted:publish",
     "generate": "pinup.cli.generate:generate",
     "spec": "pinup.cli.agents:spec",
+    "tweaks": "pinup.cli.tweaks:tweaks",
 }
 
 #: subcommands of `pinup feedback`.
