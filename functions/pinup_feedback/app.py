@@ -62,9 +62,9 @@ class SiteFiles:
         if any(p.startswith(".") for p in parts) or (parts and parts[-1] == "serve.json"):
             await error_response(404, "not_found", scope["path"][:200])(scope, receive, send)
             return
-        # no 304s: a 304 carries no body to hash, and a browser would apply its (hash-less) CSP to
-        # the cached page; locally, sending the file again costs nothing
-        headers = [(k, v) for k, v in scope.get("headers", []) if k not in (b"if-none-match", b"if-modified-since")]
+        # no 304s: a 304 carries no body to hash, and its bare CSP would replace the cached page's,
+        # blocking the page's inline scripts on every reload
+        headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() not in (b"if-none-match", b"if-modified-since")]
         await self.files({**scope, "headers": headers}, receive, with_security_headers(send))
 
 

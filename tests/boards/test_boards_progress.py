@@ -52,11 +52,11 @@ def test_progress_messages_error_and_retry(page, session: ServeSession, artifact
     page.goto(board_url(session) + query)
     page.click(".more-like-this[data-variant=C]")
     page.click("#regen-btn")
-    page.wait_for_function("document.querySelector('#status').textContent === 'regenerate'")
-    page.wait_for_function("document.querySelector('#progress-message').textContent.includes('requested')")
+    page.wait_for_function("() => document.querySelector('#status').textContent === 'regenerate'")
+    page.wait_for_function("() => document.querySelector('#progress-message').textContent.includes('requested')")
     boards = session._boards
     boards.set_status(BOARD, "regenerating", message="generating variant 2 of 3", progress={"done": 1, "total": 3})
-    page.wait_for_function("document.querySelector('#progress-message').textContent === 'generating variant 2 of 3'")
+    page.wait_for_function("() => document.querySelector('#progress-message').textContent === 'generating variant 2 of 3'")
     assert abs(page.eval_on_selector("#progress-bar", "p => p.value") - 1 / 3) < 0.01
     # how serve --generate reports a failure: one state change that carries the error
     boards.set_status(BOARD, "serving", message="generation failed", error="the model refused <b>this</b>")
@@ -100,12 +100,12 @@ def test_generate_hook_round_trip(page, workspace: Path) -> None:  # type: ignor
         page.goto(board_url(s))
         page.fill("#regen-custom", "one calmer variant")
         page.click("#regen-btn")
-        page.wait_for_function("document.body.dataset.round === '2'", timeout=30000)
+        page.wait_for_function("() => document.body.dataset.round === '2'", timeout=30000)
         assert [c["regenerateAction"] for c in calls] == ["one calmer variant"]
         assert page.locator(".variant").count() == 1
         page.check("input[name=preferred][value=A]")
         page.click("#submit-btn")
-        page.wait_for_function("document.querySelector('#status').textContent === 'submitted'")
+        page.wait_for_function("() => document.querySelector('#status').textContent === 'submitted'")
         names = records(s)
         assert [n.split("-")[1] for n in names] == ["regenerate", "final"]
     finally:
@@ -134,7 +134,7 @@ def test_reload_before_the_page_listens(page, workspace: Path, query: str) -> No
         page.goto(board_url(s) + query)
         page.click(".regen-chiclet[data-action=different]")
         page.click("#regen-btn")
-        page.wait_for_function("document.body.dataset.round === '2'", timeout=30000)
+        page.wait_for_function("() => document.body.dataset.round === '2'", timeout=30000)
         assert page.locator(".variant").count() == 1
     finally:
         s.stop(0)

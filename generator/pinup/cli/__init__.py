@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "spec": "pinup.cli.agents:spec",
     "mcp": "pinup.cli.agents:mcp",
     "pdf": "pinup.cli.pdf:pdf",
+    "tweaks": "pinup.cli.tweaks:tweaks",
 }
 
 #: subcommands of `pinup feedback`.

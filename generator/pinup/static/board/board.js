@@ -565,6 +565,7 @@
   }
 
   function startProgress(body, message) {
+    if (live.waiting && body && !message) { live.lastBody = body; return; } /* the server's event came first */
     live.waiting = true;
     live.lastBody = body;
     var view = $("#progress-view");
@@ -591,7 +592,7 @@
   $("#retry-regen-btn").addEventListener("click", function () {
     var body = Object.assign({}, live.lastBody, { clientId: uuid4() });
     $("#retry-regen-btn").disabled = true;
-    send(body).then(function () { $("#retry-regen-btn").disabled = false; startProgress(body); },
+    send(body).then(function () { $("#retry-regen-btn").disabled = false; live.waiting = false; startProgress(body); },
       function (err) { $("#retry-regen-btn").disabled = false; showError("The retry was not sent", err.message, body, err.items); });
   });
 
