@@ -31,24 +31,52 @@ def _hex(i: int) -> str:
 def big_design_md(target: Path, size: int) -> Path:
     """Write a valid DESIGN.md of about `size` bytes: tokens (a quarter) and prose (the rest)."""
     colors = max(100, size // 4 // 60)
-    lines = ["---", "name: Big", "description: A generated 2 MB design system.", "colors:", '  primary: "#0b57d0"',
-             '  primary-dark: "#8ab4ff"', '  surface: "#ffffff"', '  surface-dark: "#121212"']
+    lines = [
+        "---",
+        "name: Big",
+        "description: A generated 2 MB design system.",
+        "colors:",
+        '  primary: "#0b57d0"',
+        '  primary-dark: "#8ab4ff"',
+        '  surface: "#ffffff"',
+        '  surface-dark: "#121212"',
+    ]
     for i in range(colors):
         lines += [f'  c{i}: "{_hex(i)}"', f'  c{i}-dark: "{_hex(i * 7 + 3)}"']
     lines += ["typography:"]
     for i in range(300):
-        lines += [f"  t{i}:", "    fontFamily: Inter, sans-serif", f"    fontSize: {10 + i % 30}px",
-                  "    fontWeight: 400", f"    lineHeight: {14 + i % 30}px"]
+        lines += [
+            f"  t{i}:",
+            "    fontFamily: Inter, sans-serif",
+            f"    fontSize: {10 + i % 30}px",
+            "    fontWeight: 400",
+            f"    lineHeight: {14 + i % 30}px",
+        ]
     lines += ["rounded:", "  sm: 4px", "  md: 8px", "spacing:", "  sm: 8px", "  md: 16px", "components:"]
     for i in range(600):
-        lines += [f"  comp{i}:", f'    backgroundColor: "{{colors.c{i}}}"', '    textColor: "{colors.surface}"',
-                  "    rounded: \"{rounded.md}\"", "    padding: 8px"]
+        lines += [
+            f"  comp{i}:",
+            f'    backgroundColor: "{{colors.c{i}}}"',
+            '    textColor: "{colors.surface}"',
+            '    rounded: "{rounded.md}"',
+            "    padding: 8px",
+        ]
     lines += ["---", ""]
     text = "\n".join(lines) + "\n"
-    sections = ("Overview", "Colors", "Typography", "Layout", "Elevation & Depth", "Shapes", "Components",
-                "Do's and Don'ts")
-    paragraph = ("The surface colour carries the content; use c12 for accents and keep text on "
-                 "surface above 4.5:1. Spacing follows the 8px grid. ") * 4
+    sections = (
+        "Overview",
+        "Colors",
+        "Typography",
+        "Layout",
+        "Elevation & Depth",
+        "Shapes",
+        "Components",
+        "Do's and Don'ts",
+    )
+    paragraph = (
+        "The surface colour carries the content; use c12 for accents and keep text on "
+        "surface above 4.5:1. Spacing follows the 8px grid. "
+    ) * 4
     prose: list[str] = []
     per_section = max(1, (size - len(text)) // len(sections) // (len(paragraph) + 2))
     for name in sections:
@@ -90,8 +118,10 @@ def main() -> None:
         small_dir.mkdir()
         shutil.copyfile(EXAMPLE, small_dir / "DESIGN.md")
         small = small_dir / "DESIGN.md"
-        print(f"generated {big.stat().st_size / 1e6:.2f} MB ({len(big.read_text().splitlines())} lines); "
-              f"example {small.stat().st_size / 1e3:.1f} KB; {args.runs} runs each")
+        print(
+            f"generated {big.stat().st_size / 1e6:.2f} MB ({len(big.read_text().splitlines())} lines); "
+            f"example {small.stat().st_size / 1e3:.1f} KB; {args.runs} runs each"
+        )
         commands = {
             "lint": lambda f: [*pinup, "lint", str(f)],
             "lint --extended": lambda f: [*pinup, "lint", "--extended", str(f)],

@@ -88,17 +88,31 @@ def _table(rows: list[list[str]], head: list[str]) -> str:
 def markdown_pages(design_path: Path) -> dict[str, str]:
     """The site's pages as Markdown: the same prose and token data, as tables."""
     from pinup.designmd.lint import lint_path
-    from pinup.docsite.models import (ColorsPage, ComponentsPage, DownloadsPage, GuidancePage, LintPage,
-                                   ScalePage, TypographyPage)
+    from pinup.docsite.models import (
+        ColorsPage,
+        ComponentsPage,
+        DownloadsPage,
+        GuidancePage,
+        LintPage,
+        ScalePage,
+        TypographyPage,
+    )
     from pinup.docsite.pages import build_site_model
     from pinup.docsite.sources import Sources
 
     report = lint_path(design_path)
     site = build_site_model(report)
     src = Sources(report)
-    prose = {"index": "Overview", "colors": "Colors", "typography": "Typography", "layout": "Layout",
-             "elevation": "Elevation & Depth", "shapes": "Shapes", "components": "Components",
-             "guidelines": "Do's and Don'ts"}
+    prose = {
+        "index": "Overview",
+        "colors": "Colors",
+        "typography": "Typography",
+        "layout": "Layout",
+        "elevation": "Elevation & Depth",
+        "shapes": "Shapes",
+        "components": "Components",
+        "guidelines": "Do's and Don'ts",
+    }
     pages: dict[str, str] = {}
     for page in site.pages:
         parts = [f"# {page.title}", ""]
@@ -107,13 +121,23 @@ def markdown_pages(design_path: Path) -> dict[str, str]:
         if isinstance(page, ColorsPage):
             for mode in page.modes:
                 parts.append(f"## {mode.title}\n")
-                parts.append(_table([[s.name, s.raw, s.hex, s.rgb, s.oklch, s.role, f"`{s.css_var}`"]
-                                     for s in mode.swatches],
-                                    ["Token", "Value", "Hex", "RGB", "OKLCH", "Role", "CSS"]))
+                parts.append(
+                    _table(
+                        [[s.name, s.raw, s.hex, s.rgb, s.oklch, s.role, f"`{s.css_var}`"] for s in mode.swatches],
+                        ["Token", "Value", "Hex", "RGB", "OKLCH", "Role", "CSS"],
+                    )
+                )
                 if mode.matrix:
-                    parts.append("\n" + _table([[r.name, *(f"{c.ratio_text} {c.level}" for c in row)]
-                                                for r, row in zip(mode.matrix.rows, mode.matrix.cells, strict=False)],
-                                               ["Text", *(c.name for c in mode.matrix.cols)]))
+                    parts.append(
+                        "\n"
+                        + _table(
+                            [
+                                [r.name, *(f"{c.ratio_text} {c.level}" for c in row)]
+                                for r, row in zip(mode.matrix.rows, mode.matrix.cells, strict=False)
+                            ],
+                            ["Text", *(c.name for c in mode.matrix.cols)],
+                        )
+                    )
         elif isinstance(page, TypographyPage):
             for level in page.levels:
                 parts.append(f"## {level.name}\n\n{page.sample}\n\n```css\n{level.css}\n```\n")
@@ -122,8 +146,10 @@ def markdown_pages(design_path: Path) -> dict[str, str]:
         elif isinstance(page, ComponentsPage):
             for group in page.groups:
                 for v in group.variants:
-                    parts.append(f"## {v.name}\n\n" + _table([[r.name, r.raw, r.resolved] for r in v.props],
-                                                               ["Property", "As written", "Resolved"]))
+                    parts.append(
+                        f"## {v.name}\n\n"
+                        + _table([[r.name, r.raw, r.resolved] for r in v.props], ["Property", "As written", "Resolved"])
+                    )
         elif isinstance(page, GuidancePage):
             parts.append("## Do\n\n" + "\n".join(f"- {re.sub('<[^>]+>', '', d)}" for d in page.dos))
             parts.append("\n## Don't\n\n" + "\n".join(f"- {re.sub('<[^>]+>', '', d)}" for d in page.donts))
@@ -131,8 +157,11 @@ def markdown_pages(design_path: Path) -> dict[str, str]:
             for f in page.files:
                 parts.append(f"## {f.label}\n\n```\n{f.preview}\n```\n")
         elif isinstance(page, LintPage):
-            parts.append(_table([[f.severity, f.path, f.message] for f in page.findings],
-                                ["Severity", "Path", "Message"]) if page.findings else "No findings.")
+            parts.append(
+                _table([[f.severity, f.path, f.message] for f in page.findings], ["Severity", "Path", "Message"])
+                if page.findings
+                else "No findings."
+            )
         pages[page.slug] = "\n".join(parts) + "\n"
     return pages
 
@@ -151,8 +180,13 @@ def main() -> None:
         brands = tmp / "brand_refs"
         shutil.copytree(brands_src, brands)
         slugs = [b.slug for b in load_manifest(brands) if (brands / b.slug / "DESIGN.md").is_file()]
-        env = {**os.environ, "PINUP_BRAND_REFS": str(brands), "NO_MKDOCS_2_WARNING": "1",
-               "PYTHONPYCACHEPREFIX": str(tmp / "pycache"), "PINUP_CACHE_DIR": str(tmp / "cache")}
+        env = {
+            **os.environ,
+            "PINUP_BRAND_REFS": str(brands),
+            "NO_MKDOCS_2_WARNING": "1",
+            "PYTHONPYCACHEPREFIX": str(tmp / "pycache"),
+            "PINUP_CACHE_DIR": str(tmp / "cache"),
+        }
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env.pop("PINUP_NO_CACHE", None)
         nocache_env = {**env, "PINUP_NO_CACHE": "1"}
@@ -173,14 +207,25 @@ def main() -> None:
         nav = "".join(f"  - {s}: {s}/index.md\n" for s in slugs)
         (tmp / "mk" / "mkdocs-nav.yml").write_text(
             "site_name: Bench\ntheme:\n  name: mkdocs\nuse_directory_urls: false\nnav:\n  - Gallery: index.md\n" + nav,
-            "utf-8")
+            "utf-8",
+        )
 
         def pinup_cmd(out: str, *extra: str) -> list[str]:
             return [sys.executable, "-m", "pinup", "gallery", "--out", str(tmp / out), *extra]
 
         def mk_cmd(out: str, *extra: str, config: str = "mkdocs.yml") -> list[str]:
-            return [sys.executable, "-m", "mkdocs", "build", "-q", *extra, "-f", str(tmp / "mk" / config),
-                    "-d", str(tmp / out)]
+            return [
+                sys.executable,
+                "-m",
+                "mkdocs",
+                "build",
+                "-q",
+                *extra,
+                "-f",
+                str(tmp / "mk" / config),
+                "-d",
+                str(tmp / out),
+            ]
 
         # warm the disk cache, write both's .pyc files and fill pinup's template cache
         _run(pinup_cmd("warm-pinup"), env)
@@ -208,26 +253,42 @@ def main() -> None:
         p_rate, m_rate = pinup_pages / p_med, md_pages / m_med
         n_rate = md_pages / med["mkdocs-nav"]
         print(f"brands: {len(slugs)}; runs: {args.runs} (whole processes, medians; wall / CPU user+sys)")
-        print(f"pinup gallery         : {pinup_pages:4d} pages in {p_med:6.2f}s = {p_rate:7.1f} pages/s"
-              f"  (CPU {cpu['pinup']:.2f}s)")
-        print(f"mkdocs build          : {md_pages:4d} pages in {m_med:6.2f}s = {m_rate:7.1f} pages/s"
-              f"  (CPU {cpu['mkdocs']:.2f}s)")
+        print(
+            f"pinup gallery         : {pinup_pages:4d} pages in {p_med:6.2f}s = {p_rate:7.1f} pages/s"
+            f"  (CPU {cpu['pinup']:.2f}s)"
+        )
+        print(
+            f"mkdocs build          : {md_pages:4d} pages in {m_med:6.2f}s = {m_rate:7.1f} pages/s"
+            f"  (CPU {cpu['mkdocs']:.2f}s)"
+        )
         ratio = p_rate / m_rate
-        print(f"ratio (pinup / mkdocs per page, wall): {ratio:.2f}x  (target >= 5x: {'met' if ratio >= 5 else 'NOT met'})")
-        print(f"CPU time per page: {(cpu['mkdocs'] / md_pages) / (cpu['pinup'] / pinup_pages):.2f}x "
-              "(robust to a loaded machine)")
-        print(f"mkdocs, lean config   : {md_pages:4d} pages in {med['mkdocs-nav']:6.2f}s = {n_rate:7.1f} pages/s"
-              f"  (CPU {cpu['mkdocs-nav']:.2f}s) -> pinup {p_rate / n_rate:.2f}x wall, "
-              f"{(cpu['mkdocs-nav'] / md_pages) / (cpu['pinup'] / pinup_pages):.2f}x CPU")
+        print(
+            f"ratio (pinup / mkdocs per page, wall): {ratio:.2f}x  (target >= 5x: {'met' if ratio >= 5 else 'NOT met'})"
+        )
+        print(
+            f"CPU time per page: {(cpu['mkdocs'] / md_pages) / (cpu['pinup'] / pinup_pages):.2f}x "
+            "(robust to a loaded machine)"
+        )
+        print(
+            f"mkdocs, lean config   : {md_pages:4d} pages in {med['mkdocs-nav']:6.2f}s = {n_rate:7.1f} pages/s"
+            f"  (CPU {cpu['mkdocs-nav']:.2f}s) -> pinup {p_rate / n_rate:.2f}x wall, "
+            f"{(cpu['mkdocs-nav'] / md_pages) / (cpu['pinup'] / pinup_pages):.2f}x CPU"
+        )
         nc_rate = pinup_pages / med["pinup-nocache"]
-        print(f"pinup, template cache off: {med['pinup-nocache']:6.2f}s = {nc_rate:7.1f} pages/s "
-              f"(CPU {cpu['pinup-nocache']:.2f}s) -> {nc_rate / m_rate:.2f}x mkdocs")
+        print(
+            f"pinup, template cache off: {med['pinup-nocache']:6.2f}s = {nc_rate:7.1f} pages/s "
+            f"(CPU {cpu['pinup-nocache']:.2f}s) -> {nc_rate / m_rate:.2f}x mkdocs"
+        )
         floor = cpu["pinup-floor"]
-        print(f"pinup floor (start-up, imports, lint, prose parse; no pages): CPU {floor:.2f}s -> at most "
-              f"{(cpu['mkdocs'] / md_pages) / (floor / pinup_pages):.2f}x mkdocs per page even if pages cost nothing")
+        print(
+            f"pinup floor (start-up, imports, lint, prose parse; no pages): CPU {floor:.2f}s -> at most "
+            f"{(cpu['mkdocs'] / md_pages) / (floor / pinup_pages):.2f}x mkdocs per page even if pages cost nothing"
+        )
         j_med = med["pinup-j"]
-        print(f"pinup gallery --jobs 0: {pinup_pages:4d} pages in {j_med:6.2f}s = {pinup_pages / j_med:7.1f} pages/s "
-              f"({(pinup_pages / j_med) / m_rate:.2f}x mkdocs; {os.cpu_count()} CPUs)")
+        print(
+            f"pinup gallery --jobs 0: {pinup_pages:4d} pages in {j_med:6.2f}s = {pinup_pages / j_med:7.1f} pages/s "
+            f"({(pinup_pages / j_med) / m_rate:.2f}x mkdocs; {os.cpu_count()} CPUs)"
+        )
 
         # one DESIGN.md changes among 25
         incr_cmd = pinup_cmd("pinup-0")
@@ -248,8 +309,10 @@ def main() -> None:
         for i in range(args.runs):
             md_changed.write_text(md_changed.read_text("utf-8") + f"\nRevision {i}.\n", "utf-8")
             dirty.append(_run(mk_cmd("mk-0", "--dirty"), env)[0])
-        print(f"rebuild after 1 of {len(slugs)} DESIGN.md changed: pinup {statistics.median(incr):.2f}s "
-              f"({written}); no change: {statistics.median(noop):.2f}s")
+        print(
+            f"rebuild after 1 of {len(slugs)} DESIGN.md changed: pinup {statistics.median(incr):.2f}s "
+            f"({written}); no change: {statistics.median(noop):.2f}s"
+        )
         print(f"  mkdocs: full build {m_med:.2f}s, `--dirty` after one page changed {statistics.median(dirty):.2f}s")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -39,8 +39,20 @@ TARGET_CPU_MS, TARGET_P99_MS, TARGET_RATIO = 1.0, 50.0, 0.5
 def start_server(workdir: Path) -> tuple[subprocess.Popen[str], int, Path]:
     src = workdir / "ws"
     shutil.copytree(ROOT / "site_src", src, ignore=shutil.ignore_patterns(".pinup", "__pycache__"))
-    cmd = [sys.executable, "-m", "pinup", "serve", str(src), "--no-open", "--port", "0", "--timeout", "0",
-           "--out", str(workdir / "site")]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pinup",
+        "serve",
+        str(src),
+        "--no-open",
+        "--port",
+        "0",
+        "--timeout",
+        "0",
+        "--out",
+        str(workdir / "site"),
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     for line in proc.stderr:
@@ -52,17 +64,26 @@ def start_server(workdir: Path) -> tuple[subprocess.Popen[str], int, Path]:
 
 def body(i: int) -> dict[str, object]:
     return {
-        "schemaVersion": 1, "board": BOARD, "round": 1, "clientId": uuid.uuid4().hex,
-        "reviewer": f"bench-{i % 50}", "preferred": "B", "ratings": {"A": 3, "B": 5, "C": 2},
-        "comments": {"A": "too busy " * 8, "B": "clear and calm " * 8}, "overall": "benchmark " * 10,
-        "regenerated": True, "regenerateAction": "different",
+        "schemaVersion": 1,
+        "board": BOARD,
+        "round": 1,
+        "clientId": uuid.uuid4().hex,
+        "reviewer": f"bench-{i % 50}",
+        "preferred": "B",
+        "ratings": {"A": 3, "B": 5, "C": 2},
+        "comments": {"A": "too busy " * 8, "B": "clear and calm " * 8},
+        "overall": "benchmark " * 10,
+        "regenerated": True,
+        "regenerateAction": "different",
     }
 
 
 def request_bytes(port: int, i: int) -> bytes:
     payload = json.dumps(body(i)).encode()
-    head = (f"POST /api/feedback HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(payload)}\r\n\r\n")
+    head = (
+        f"POST /api/feedback HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(payload)}\r\n\r\n"
+    )
     return head.encode() + payload
 
 
@@ -76,8 +97,9 @@ async def post(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, data:
     return status, await reader.readexactly(length)
 
 
-async def load(port: int, n: int, concurrency: int, *,
-               warmup: bool = True) -> tuple[float, list[float], list[str], int]:
+async def load(
+    port: int, n: int, concurrency: int, *, warmup: bool = True
+) -> tuple[float, list[float], list[str], int]:
     latencies: list[float] = []
     ids: list[str] = []
     failures = 0
@@ -114,8 +136,12 @@ async def load(port: int, n: int, concurrency: int, *,
 def raw_loop(folder: Path, n: int) -> float:
     """The floor the store cannot beat: O_EXCL create, write, fsync, rename, fsync the directory."""
     folder.mkdir(parents=True, exist_ok=True)
-    payload = (json.dumps({**body(0), "id": "x" * 32, "receivedAt": "2026-01-01T00:00:00.000000Z",
-                           "kind": "regenerate"}, indent=2) + "\n").encode()
+    payload = (
+        json.dumps(
+            {**body(0), "id": "x" * 32, "receivedAt": "2026-01-01T00:00:00.000000Z", "kind": "regenerate"}, indent=2
+        )
+        + "\n"
+    ).encode()
     start = time.perf_counter()
     for i in range(n):
         tmp = folder / f".tmp-{i}"
@@ -193,18 +219,28 @@ def main() -> int:
         p50, p99 = pct(latencies, 0.50) * 1000, pct(latencies, 0.99) * 1000
         ratio = rps / raw_ops
         print(f"disk: {workdir}")
-        print(f"server : {len(ids)} acknowledged, {failures} failed, {rps:8.1f} req/s at concurrency {args.c}; "
-              f"p50 {p50:.2f} ms, p99 {p99:.2f} ms, mean {statistics.fmean(latencies) * 1000:.2f} ms")
-        print(f"cpu    : server {cpu_ms:.2f} ms/request (user {cpu[0] / done * 1000:.2f}, system "
-              f"{cpu[1] / done * 1000:.2f}; {sum(cpu) / elapsed * 100:.0f}% of one core); raw loop "
-              f"{raw_ms:.2f} ms/op (user {raw_cpu[0] / args.n * 1000:.2f}, system {raw_cpu[1] / args.n * 1000:.2f})")
-        print(f"raw    : {args.n} create+fsync+rename+dirfsync, {raw_ops:8.1f} ops/s "
-              f"({raw / args.n * 1000:.2f} ms each, one at a time; {rounds} batches interleaved with the server's)")
-        print(f"targets: cpu {cpu_ms:.2f} ms/request (<= {TARGET_CPU_MS}) {verdict(cpu_ms <= TARGET_CPU_MS)}; "
-              f"p99 {p99:.1f} ms (<= {TARGET_P99_MS:g}) {verdict(p99 <= TARGET_P99_MS)}; "
-              f"server/raw {ratio:.2f} (>= {TARGET_RATIO}) {verdict(ratio >= TARGET_RATIO)}")
-        print(f"durable: {len(ids) - len(missing)}/{len(ids)} acknowledged ids on disk"
-              + ("" if not missing else f"; MISSING {missing[:5]}"))
+        print(
+            f"server : {len(ids)} acknowledged, {failures} failed, {rps:8.1f} req/s at concurrency {args.c}; "
+            f"p50 {p50:.2f} ms, p99 {p99:.2f} ms, mean {statistics.fmean(latencies) * 1000:.2f} ms"
+        )
+        print(
+            f"cpu    : server {cpu_ms:.2f} ms/request (user {cpu[0] / done * 1000:.2f}, system "
+            f"{cpu[1] / done * 1000:.2f}; {sum(cpu) / elapsed * 100:.0f}% of one core); raw loop "
+            f"{raw_ms:.2f} ms/op (user {raw_cpu[0] / args.n * 1000:.2f}, system {raw_cpu[1] / args.n * 1000:.2f})"
+        )
+        print(
+            f"raw    : {args.n} create+fsync+rename+dirfsync, {raw_ops:8.1f} ops/s "
+            f"({raw / args.n * 1000:.2f} ms each, one at a time; {rounds} batches interleaved with the server's)"
+        )
+        print(
+            f"targets: cpu {cpu_ms:.2f} ms/request (<= {TARGET_CPU_MS}) {verdict(cpu_ms <= TARGET_CPU_MS)}; "
+            f"p99 {p99:.1f} ms (<= {TARGET_P99_MS:g}) {verdict(p99 <= TARGET_P99_MS)}; "
+            f"server/raw {ratio:.2f} (>= {TARGET_RATIO}) {verdict(ratio >= TARGET_RATIO)}"
+        )
+        print(
+            f"durable: {len(ids) - len(missing)}/{len(ids)} acknowledged ids on disk"
+            + ("" if not missing else f"; MISSING {missing[:5]}")
+        )
         return 0 if not missing and not failures else 1
     finally:
         if proc is not None:

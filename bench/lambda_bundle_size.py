@@ -27,18 +27,36 @@ def tree_size(path: Path) -> int:
 
 
 def build(target: Path, native: bool) -> None:
-    cmd = [sys.executable, "-m", "pip", "install", "--quiet", "--no-compile", "--target", str(target),
-           "-r", str(FUNCTIONS / "requirements.txt")]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--no-compile",
+        "--target",
+        str(target),
+        "-r",
+        str(FUNCTIONS / "requirements.txt"),
+    ]
     if not native:
-        cmd += ["--platform", "manylinux2014_aarch64", "--python-version", "3.12", "--implementation", "cp",
-                "--only-binary=:all:"]
+        cmd += [
+            "--platform",
+            "manylinux2014_aarch64",
+            "--python-version",
+            "3.12",
+            "--implementation",
+            "cp",
+            "--only-binary=:all:",
+        ]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(f"pip install failed (is a package index reachable?):\n{done.stderr[-2000:]}")
     if (target / "boto3").exists() or (target / "botocore").exists():
         raise SystemExit("boto3/botocore ended up in the bundle: a requirement pulls them in")
-    shutil.copytree(FUNCTIONS / "pinup_feedback", target / "pinup_feedback",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(
+        FUNCTIONS / "pinup_feedback", target / "pinup_feedback", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
     shutil.rmtree(target / "bin", ignore_errors=True)
 
 
@@ -61,10 +79,13 @@ def main() -> int:
         zip_dir(target, archive)
         mb = 1024 * 1024
         raw, zipped, ours = tree_size(target), archive.stat().st_size, tree_size(target / "pinup_feedback")
-        biggest = sorted(((tree_size(p) if p.is_dir() else p.stat().st_size, p.name) for p in target.iterdir()),
-                         reverse=True)[:5]
-        print(f"bundle unzipped: {raw / mb:.2f} MB   zipped: {zipped / mb:.2f} MB   "
-              f"(pinup_feedback itself: {ours / 1024:.0f} KB)")
+        biggest = sorted(
+            ((tree_size(p) if p.is_dir() else p.stat().st_size, p.name) for p in target.iterdir()), reverse=True
+        )[:5]
+        print(
+            f"bundle unzipped: {raw / mb:.2f} MB   zipped: {zipped / mb:.2f} MB   "
+            f"(pinup_feedback itself: {ours / 1024:.0f} KB)"
+        )
         print("largest parts: " + ", ".join(f"{name} {size / mb:.2f} MB" for size, name in biggest))
         print(f"limit {args.limit_mb} MB on the zipped bundle: {'OK' if zipped <= args.limit_mb * mb else 'OVER'}")
         return 0 if zipped <= args.limit_mb * mb else 1

@@ -27,16 +27,45 @@ ROOT = Path(__file__).resolve().parent.parent
 BUCKET = "pinup-bench"
 
 EVENT = {
-    "version": "2.0", "routeKey": "$default", "rawPath": "/api/feedback", "rawQueryString": "",
-    "headers": {"content-type": "application/json", "host": "abc.execute-api.eu-west-1.amazonaws.com",
-                "x-forwarded-proto": "https", "x-forwarded-port": "443"},
-    "requestContext": {"accountId": "1", "apiId": "abc", "domainName": "abc.execute-api.eu-west-1.amazonaws.com",
-                       "http": {"method": "POST", "path": "/api/feedback", "protocol": "HTTP/1.1",
-                                "sourceIp": "203.0.113.9", "userAgent": "bench"},
-                       "requestId": "r", "routeKey": "$default", "stage": "$default", "timeEpoch": 0},
-    "body": json.dumps({"schemaVersion": 1, "board": "hero", "round": 1, "clientId": "bench-client",
-                        "preferred": "B", "ratings": {"A": 3, "B": 5}, "comments": {"A": "ok"},
-                        "overall": "fine", "regenerated": False}),
+    "version": "2.0",
+    "routeKey": "$default",
+    "rawPath": "/api/feedback",
+    "rawQueryString": "",
+    "headers": {
+        "content-type": "application/json",
+        "host": "abc.execute-api.eu-west-1.amazonaws.com",
+        "x-forwarded-proto": "https",
+        "x-forwarded-port": "443",
+    },
+    "requestContext": {
+        "accountId": "1",
+        "apiId": "abc",
+        "domainName": "abc.execute-api.eu-west-1.amazonaws.com",
+        "http": {
+            "method": "POST",
+            "path": "/api/feedback",
+            "protocol": "HTTP/1.1",
+            "sourceIp": "203.0.113.9",
+            "userAgent": "bench",
+        },
+        "requestId": "r",
+        "routeKey": "$default",
+        "stage": "$default",
+        "timeEpoch": 0,
+    },
+    "body": json.dumps(
+        {
+            "schemaVersion": 1,
+            "board": "hero",
+            "round": 1,
+            "clientId": "bench-client",
+            "preferred": "B",
+            "ratings": {"A": 3, "B": 5},
+            "comments": {"A": "ok"},
+            "overall": "fine",
+            "regenerated": False,
+        }
+    ),
     "isBase64Encoded": False,
 }
 
@@ -111,8 +140,9 @@ print(json.dumps({"import": t1 - t0, "first": t2 - t1, "cpu": c2 - c0, "warm": w
 
 
 def run(code: str, env: dict[str, str], warm: int = 0) -> dict[str, float]:
-    out = subprocess.run([sys.executable, "-c", code, json.dumps(EVENT), str(warm)], env=env,
-                         capture_output=True, text=True, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(EVENT), str(warm)], env=env, capture_output=True, text=True, cwd=ROOT
+    )
     if out.returncode:
         raise SystemExit(f"run failed:\n{out.stderr}")
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
@@ -139,15 +169,23 @@ def main() -> int:
     # have theirs, and pinup_feedback gets its own in a temp folder (the warm-up run writes them).
     # Without this, PYTHONDONTWRITEBYTECODE=1 would make only our modules compile on every run.
     pycache = tempfile.mkdtemp(prefix="pinup-bench-pycache-")
-    env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-           "PYTHONPYCACHEPREFIX": pycache, "AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
-           "AWS_DEFAULT_REGION": "us-east-1", "AWS_ENDPOINT_URL": endpoint, "BUCKET": BUCKET,
-           "PINUP_STORE": f"s3://{BUCKET}/p", "PINUP_RATE_LIMIT": "0",  # the warm requests share one client
-           "PYTHONPATH": str(ROOT / "functions")}
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+        "PYTHONPYCACHEPREFIX": pycache,
+        "AWS_ACCESS_KEY_ID": "bench",
+        "AWS_SECRET_ACCESS_KEY": "bench",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_ENDPOINT_URL": endpoint,
+        "BUCKET": BUCKET,
+        "PINUP_STORE": f"s3://{BUCKET}/p",
+        "PINUP_RATE_LIMIT": "0",  # the warm requests share one client
+        "PYTHONPATH": str(ROOT / "functions"),
+    }
     import boto3
 
-    boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1",
-                 aws_access_key_id="bench", aws_secret_access_key="bench").create_bucket(Bucket=BUCKET)
+    boto3.client(
+        "s3", endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id="bench", aws_secret_access_key="bench"
+    ).create_bucket(Bucket=BUCKET)
     run(OURS, env), run(BASELINE, env)  # warm the OS page cache and .pyc files for both
     ours, base = [], []
     for i in range(args.runs):
@@ -164,18 +202,26 @@ def main() -> int:
     def best(rows: list[dict[str, float]], key: str) -> float:
         return min(r[key] for r in rows) * 1000
 
-    print(f"{'':>10} {'import ms':>10} {'first req ms':>13} {'total ms':>9} {'cpu ms':>7} {'best cpu':>9} "
-          f"{'warm cpu/req':>13}")
+    print(
+        f"{'':>10} {'import ms':>10} {'first req ms':>13} {'total ms':>9} {'cpu ms':>7} {'best cpu':>9} "
+        f"{'warm cpu/req':>13}"
+    )
     for name, rows in (("pinup", ours), ("baseline", base)):
-        print(f"{name:>10} {med(rows, 'import'):>10.1f} {med(rows, 'first'):>13.1f} {med(rows, 'total'):>9.1f} "
-              f"{med(rows, 'cpu'):>7.1f} {best(rows, 'cpu'):>9.1f} {med(rows, 'warm'):>10.2f} ms")
+        print(
+            f"{name:>10} {med(rows, 'import'):>10.1f} {med(rows, 'first'):>13.1f} {med(rows, 'total'):>9.1f} "
+            f"{med(rows, 'cpu'):>7.1f} {best(rows, 'cpu'):>9.1f} {med(rows, 'warm'):>10.2f} ms"
+        )
     wall = med(ours, "total") / med(base, "total")
     cpu = best(ours, "cpu") / best(base, "cpu")
-    print(f"cold start ratio over {args.runs} runs each: median wall {wall:.3f}x, median cpu "
-          f"{med(ours, 'cpu') / med(base, 'cpu'):.3f}x, best cpu {cpu:.3f}x (target <= {args.target}x)")
-    print(f"warm handler CPU per request (median over processes, {args.warm} requests each): pinup "
-          f"{med(ours, 'warm'):.2f} ms, bare app {med(base, 'warm'):.2f} ms (a final with a clientId is a claim "
-          "and a record here, two S3 PUTs; the bare app makes one)")
+    print(
+        f"cold start ratio over {args.runs} runs each: median wall {wall:.3f}x, median cpu "
+        f"{med(ours, 'cpu') / med(base, 'cpu'):.3f}x, best cpu {cpu:.3f}x (target <= {args.target}x)"
+    )
+    print(
+        f"warm handler CPU per request (median over processes, {args.warm} requests each): pinup "
+        f"{med(ours, 'warm'):.2f} ms, bare app {med(base, 'warm'):.2f} ms (a final with a clientId is a claim "
+        "and a record here, two S3 PUTs; the bare app makes one)"
+    )
     # Judged on CPU time: on a busy machine wall time mostly measures the neighbours; on an idle
     # one the two agree. S3 (moto) time is outside the process, so it counts in wall time only.
     return 0 if cpu <= args.target else 1

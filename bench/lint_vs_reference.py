@@ -42,13 +42,27 @@ def big_design_md(target: Path, colors: int = 4000) -> Path:
     lines += [f'  c{i}: "#{(i * 2654435761) % 0xFFFFFF:06x}"' for i in range(colors)]
     lines += ["typography:"]
     for i in range(200):
-        lines += [f"  t{i}:", "    fontFamily: Inter, sans-serif", f"    fontSize: {10 + i % 30}px", "    fontWeight: 400"]
+        lines += [
+            f"  t{i}:",
+            "    fontFamily: Inter, sans-serif",
+            f"    fontSize: {10 + i % 30}px",
+            "    fontWeight: 400",
+        ]
     lines += ["rounded:", "  sm: 4px", "spacing:", "  sm: 8px", "components:"]
     for i in range(400):
-        lines += [f"  comp{i}:", f'    backgroundColor: "{{colors.c{i}}}"', '    textColor: "{colors.primary}"', "    padding: 8px"]
+        lines += [
+            f"  comp{i}:",
+            f'    backgroundColor: "{{colors.c{i}}}"',
+            '    textColor: "{colors.primary}"',
+            "    padding: 8px",
+        ]
     lines += ["---", ""]
     for section in ("Overview", "Colors", "Typography", "Layout", "Components"):
-        lines += [f"## {section}", ""] + [f"Paragraph {i} about {section.lower()} with **emphasis**." for i in range(300)] + [""]
+        lines += (
+            [f"## {section}", ""]
+            + [f"Paragraph {i} about {section.lower()} with **emphasis**." for i in range(300)]
+            + [""]
+        )
     target.write_text("\n".join(lines), encoding="utf-8")
     return target
 
@@ -105,8 +119,10 @@ def main() -> int:
             for _ in range(2):
                 time_once([str(PINUP), "lint", str(warm)], env)
                 time_once([str(REFERENCE), "lint", str(warm)])
-        print(f"{'file':<32} {'size':>8} {'pinup wall':>11} {'ref wall':>9} {'ratio':>6} "
-              f"{'pinup cpu':>10} {'ref cpu':>8} {'ratio':>6}")
+        print(
+            f"{'file':<32} {'size':>8} {'pinup wall':>11} {'ref wall':>9} {'ratio':>6} "
+            f"{'pinup cpu':>10} {'ref cpu':>8} {'ratio':>6}"
+        )
         ratios, cpu_ratios = [], []
         for path in files:
             ours, theirs = [], []
@@ -118,10 +134,14 @@ def main() -> int:
             ratios.append(a / b)
             cpu_ratios.append(ca / cb)
             name = path.name if path.name != "DESIGN.md" else f"{path.parent.name}/DESIGN.md"
-            print(f"{name[:32]:<32} {path.stat().st_size:>8} {a * 1000:>9.0f}ms {b * 1000:>7.0f}ms {a / b:>6.2f} "
-                  f"{ca * 1000:>8.0f}ms {cb * 1000:>6.0f}ms {ca / cb:>6.2f}")
-        print(f"pinup/reference per file: CPU median {statistics.median(cpu_ratios):.2f}, worst {max(cpu_ratios):.2f} "
-              f"(target <= 0.25); wall median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}")
+            print(
+                f"{name[:32]:<32} {path.stat().st_size:>8} {a * 1000:>9.0f}ms {b * 1000:>7.0f}ms {a / b:>6.2f} "
+                f"{ca * 1000:>8.0f}ms {cb * 1000:>6.0f}ms {ca / cb:>6.2f}"
+            )
+        print(
+            f"pinup/reference per file: CPU median {statistics.median(cpu_ratios):.2f}, worst {max(cpu_ratios):.2f} "
+            f"(target <= 0.25); wall median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}"
+        )
         if args.many:
             folder = Path(tmp) / "many"
             corpus_files = many_files(folder, files, args.many)
@@ -130,10 +150,12 @@ def main() -> int:
             for path in corpus_files[:20]:
                 w, c = time_once([str(REFERENCE), "lint", str(path)])
                 ref_wall, ref_cpu = ref_wall + w, ref_cpu + c
-            print(f"many files: pinup lint -r over {args.many} files {wall:.2f} s wall, {cpu:.2f} s CPU; the reference "
-                  f"over 20 of them {ref_wall:.2f} s wall, {ref_cpu:.2f} s CPU -> "
-                  f"{'OK' if wall < ref_wall and cpu < ref_cpu else 'SLOWER'} ({wall / ref_wall:.2f}x wall, "
-                  f"{cpu / ref_cpu:.2f}x CPU)")
+            print(
+                f"many files: pinup lint -r over {args.many} files {wall:.2f} s wall, {cpu:.2f} s CPU; the reference "
+                f"over 20 of them {ref_wall:.2f} s wall, {ref_cpu:.2f} s CPU -> "
+                f"{'OK' if wall < ref_wall and cpu < ref_cpu else 'SLOWER'} ({wall / ref_wall:.2f}x wall, "
+                f"{cpu / ref_cpu:.2f}x CPU)"
+            )
             shutil.rmtree(folder, ignore_errors=True)
     return 0
 

@@ -36,9 +36,14 @@ def set_primary(design: Path, hex_: str) -> None:
 
 
 def start_server(work: Path) -> tuple[subprocess.Popen[str], int, list[str]]:
-    proc = subprocess.Popen([sys.executable, "-m", "pinup", "serve", "--no-open", "--timeout", "0"], cwd=work,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "DISPLAY": ""})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pinup", "serve", "--no-open", "--timeout", "0"],
+        cwd=work,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "DISPLAY": ""},
+    )
     lines: list[str] = []
     started = threading.Event()
     port = [0]
@@ -88,8 +93,11 @@ def main() -> None:
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
-    rebuilds = [float(m.group(1)) for line in lines if (m := re.search(r"in ([0-9.]+)s$", line))
-                and line.startswith("SERVE_REBUILT:")]
+    rebuilds = [
+        float(m.group(1))
+        for line in lines
+        if (m := re.search(r"in ([0-9.]+)s$", line)) and line.startswith("SERVE_REBUILT:")
+    ]
     baseline: list[float] = []
     for n in range(max(3, args.runs // 3)):
         set_primary(design, f"#b2{n:02d}7c")
@@ -98,12 +106,16 @@ def main() -> None:
         baseline.append(time.perf_counter() - started)
     median = statistics.median(latencies)
     base = statistics.median(baseline)
-    print(f"edit -> page shows it: median {median:.3f} s (min {min(latencies):.3f}, max {max(latencies):.3f}) "
-          f"over {len(latencies)} runs; goal <= 1 s: {'met' if median <= 1.0 else 'NOT met'}")
+    print(
+        f"edit -> page shows it: median {median:.3f} s (min {min(latencies):.3f}, max {max(latencies):.3f}) "
+        f"over {len(latencies)} runs; goal <= 1 s: {'met' if median <= 1.0 else 'NOT met'}"
+    )
     if rebuilds:
         print(f"server rebuild (watcher, incremental): median {statistics.median(rebuilds):.3f} s over {len(rebuilds)}")
-    print(f"baseline: edit then a whole `pinup build` process: median {base:.3f} s; live reload / baseline = "
-          f"{median / base:.2f}")
+    print(
+        f"baseline: edit then a whole `pinup build` process: median {base:.3f} s; live reload / baseline = "
+        f"{median / base:.2f}"
+    )
     shutil.rmtree(work, ignore_errors=True)
 
 

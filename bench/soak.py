@@ -56,10 +56,17 @@ def load(template: Path, n: int, c: int, disk: bool) -> bool:
         finally:
             served.stop()
         ids = stored_ids(served.store)
-        ok = (result.statuses == {200: n} and result.errors == 0 and len(ids) == n
-              and sorted(ids) == sorted(result.acked) and not temp_files(served.store, site / "boards"))
-        print(result.summary(f"load   n={n} c={c}") + f", {n / result.seconds:.0f} req/s, "
-              f"{len(ids)} files -> {'OK' if ok else 'FAIL'}")
+        ok = (
+            result.statuses == {200: n}
+            and result.errors == 0
+            and len(ids) == n
+            and sorted(ids) == sorted(result.acked)
+            and not temp_files(served.store, site / "boards")
+        )
+        print(
+            result.summary(f"load   n={n} c={c}") + f", {n / result.seconds:.0f} req/s, "
+            f"{len(ids)} files -> {'OK' if ok else 'FAIL'}"
+        )
         return ok
     finally:
         shutil.rmtree(root, ignore_errors=True)
@@ -71,8 +78,11 @@ def crash(template: Path, n: int, c: int, disk: bool) -> bool:
         src, site = copy_built_workspace(template, root)
         served = start_serve(src, site)
         holder: dict[str, object] = {}
-        thread = threading.Thread(target=lambda: holder.update(
-            result=asyncio.run(drive(served.base, [regenerate_body(site) for _ in range(n)], c))))
+        thread = threading.Thread(
+            target=lambda: holder.update(
+                result=asyncio.run(drive(served.base, [regenerate_body(site) for _ in range(n)], c))
+            )
+        )
         thread.start()
         deadline = time.monotonic() + 600
         while len(served.stdout_lines) < n // 4 and time.monotonic() < deadline:
@@ -87,27 +97,55 @@ def crash(template: Path, n: int, c: int, disk: bool) -> bool:
         finally:
             restarted.stop()
         acked = set(result.acked)  # type: ignore[attr-defined]
-        ok = bool(acked) and acked <= set(ids) and len(ids) == len(set(ids)) and not temp_files(
-            restarted.store, site / "boards")
-        print(f"crash  n={n} c={c}: {len(acked)} acknowledged before kill -9, {len(ids)} files after restart, "
-              f"{len(acked - set(ids))} acknowledged missing, {left} temp files at the kill, 0 after restart "
-              f"-> {'OK' if ok else 'FAIL'}")
+        ok = (
+            bool(acked)
+            and acked <= set(ids)
+            and len(ids) == len(set(ids))
+            and not temp_files(restarted.store, site / "boards")
+        )
+        print(
+            f"crash  n={n} c={c}: {len(acked)} acknowledged before kill -9, {len(ids)} files after restart, "
+            f"{len(acked - set(ids))} acknowledged missing, {left} temp files at the kill, 0 after restart "
+            f"-> {'OK' if ok else 'FAIL'}"
+        )
         return ok
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
 def hypothesis(examples: int) -> bool:
-    env = {**os.environ, "PINUP_HYPOTHESIS_PROFILE": "soak", "PINUP_HYPOTHESIS_EXAMPLES": str(examples),
-           "PYTHONPATH": os.pathsep.join([str(ROOT / "generator"), str(ROOT / "functions"),
-                                          os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "PINUP_HYPOTHESIS_PROFILE": "soak",
+        "PINUP_HYPOTHESIS_EXAMPLES": str(examples),
+        "PYTHONPATH": os.pathsep.join(
+            [str(ROOT / "generator"), str(ROOT / "functions"), os.environ.get("PYTHONPATH", "")]
+        ),
+    }
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "timeout=0",
-                           str(ROOT / "tests" / "reliability" / "test_reliability_designmd.py"), "-k", "never_raise"],
-                          env=env, capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "timeout=0",
+            str(ROOT / "tests" / "reliability" / "test_reliability_designmd.py"),
+            "-k",
+            "never_raise",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     tail = (proc.stdout.strip().splitlines() or ["(no output)"])[-1]
-    print(f"hypothesis soak: {examples} examples x 3 properties in {time.perf_counter() - start:.0f}s: {tail}"
-          f" -> {'OK' if proc.returncode == 0 else 'FAIL'}")
+    print(
+        f"hypothesis soak: {examples} examples x 3 properties in {time.perf_counter() - start:.0f}s: {tail}"
+        f" -> {'OK' if proc.returncode == 0 else 'FAIL'}"
+    )
     if proc.returncode:
         print(proc.stdout[-4000:])
     return proc.returncode == 0

@@ -64,7 +64,9 @@ class SiteFiles:
             return
         # no 304s: a 304 carries no body to hash, and its bare CSP would replace the cached page's,
         # blocking the page's inline scripts on every reload
-        headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() not in (b"if-none-match", b"if-modified-since")]
+        headers = [
+            (k, v) for k, v in scope.get("headers", []) if k.lower() not in (b"if-none-match", b"if-modified-since")
+        ]
         await self.files({**scope, "headers": headers}, receive, with_security_headers(send))
 
 
@@ -129,8 +131,13 @@ def sweep_temps(settings: Settings) -> None:
         log_event("stale_temps_removed", count=len(removed))
 
 
-def create_app(settings: Settings, *, hooks: Hooks | None = None, store: FeedbackStore | None = None,
-               boards: BoardStates | None = None) -> Starlette:
+def create_app(
+    settings: Settings,
+    *,
+    hooks: Hooks | None = None,
+    store: FeedbackStore | None = None,
+    boards: BoardStates | None = None,
+) -> Starlette:
     """Build the app. `store`/`boards` may be passed in (tests, `pinup serve`); else made from settings."""
     local = settings.mode == "local"
     if settings.log_requests:
@@ -159,10 +166,15 @@ def create_app(settings: Settings, *, hooks: Hooks | None = None, store: Feedbac
     if settings.cors_enabled and settings.allowed_origins:
         from starlette.middleware.cors import CORSMiddleware
 
-        middleware.append(Middleware(
-            CORSMiddleware, allow_origins=list(settings.allowed_origins), allow_methods=["GET", "POST"],
-            allow_headers=CORS_HEADERS, max_age=600,
-        ))
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=list(settings.allowed_origins),
+                allow_methods=["GET", "POST"],
+                allow_headers=CORS_HEADERS,
+                max_age=600,
+            )
+        )
     if local:  # the Lambda sits behind an API gateway that owns its host names
         middleware.insert(0, Middleware(HostGuard, allowed=settings.allowed_hosts))
     middleware += [

@@ -27,8 +27,9 @@ def error_response(status: int, code: str, detail: Any = None, headers: dict[str
     return Response(error_body(code, detail), status_code=status, media_type="application/json", headers=headers)
 
 
-async def send_error(send: Any, status: int, code: str, detail: Any = None,
-                     headers: dict[str, str] | None = None) -> None:
+async def send_error(
+    send: Any, status: int, code: str, detail: Any = None, headers: dict[str, str] | None = None
+) -> None:
     """Send a JSON error straight through ASGI (used by the pure ASGI limit classes)."""
     body = error_body(code, detail)
     raw = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]

@@ -33,8 +33,12 @@ def _ctx(request: Request) -> Context:
 
 def _failed(ctx: Context, exc: StoreError) -> ApiError:
     if isinstance(exc, StoreUnavailable):
-        return ApiError(503, "store_unavailable", "the feedback store is unavailable",
-                        {"Retry-After": str(ctx.settings.retry_after)})
+        return ApiError(
+            503,
+            "store_unavailable",
+            "the feedback store is unavailable",
+            {"Retry-After": str(ctx.settings.retry_after)},
+        )
     return ApiError(500, "store_failed", "the item log could not be read or written")
 
 
@@ -52,8 +56,7 @@ async def get_items(request: Request) -> Response:
         items = await run_in_threadpool(lifecycle_for(ctx.store).items, board, status)
     except StoreError as exc:
         raise _failed(ctx, exc) from None
-    return JSONResponse({"board": board, "items": [i.public() for i in items]},
-                        headers={"Cache-Control": "no-store"})
+    return JSONResponse({"board": board, "items": [i.public() for i in items]}, headers={"Cache-Control": "no-store"})
 
 
 async def post_reopen(request: Request) -> Response:
@@ -63,10 +66,19 @@ async def post_reopen(request: Request) -> Response:
     ctx = _ctx(request)
     data = await read_json_object(request)
     board, n = data.get("board"), data.get("n")
-    if set(data) != {"board", "n"} or not isinstance(board, str) or not _SLUG.match(board) \
-            or not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise ApiError(422, "invalid_reopen", [{"path": "(body)", "loc": [], "type": "reopen",
-                                                "msg": 'send {"board": slug, "n": item number}'}])
+    if (
+        set(data) != {"board", "n"}
+        or not isinstance(board, str)
+        or not _SLUG.match(board)
+        or not isinstance(n, int)
+        or isinstance(n, bool)
+        or n < 1
+    ):
+        raise ApiError(
+            422,
+            "invalid_reopen",
+            [{"path": "(body)", "loc": [], "type": "reopen", "msg": 'send {"board": slug, "n": item number}'}],
+        )
     request.scope.setdefault("state", {})["board"] = board
     wait = ctx.limiter.check(ctx.hasher(client_address(request.scope)), board)
     if wait:

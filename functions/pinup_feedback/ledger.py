@@ -149,8 +149,12 @@ class Ledger:
         count = 0
         for record in records:
             board, round_, rid, kind = record.get("board"), record.get("round"), record.get("id"), record.get("kind")
-            if not (isinstance(board, str) and isinstance(round_, int) and isinstance(rid, str)
-                    and kind in ("final", "regenerate")):
+            if not (
+                isinstance(board, str)
+                and isinstance(round_, int)
+                and isinstance(rid, str)
+                and kind in ("final", "regenerate")
+            ):
                 continue
             client_id = record.get("clientId")
             cid = client_id if isinstance(client_id, str) else None

@@ -122,9 +122,10 @@ class S3Log:
         out = []
         try:
             pages = self.store.client.get_paginator("list_objects_v2").paginate(
-                Bucket=self.store.bucket, Prefix=self.base + prefix)
+                Bucket=self.store.bucket, Prefix=self.base + prefix
+            )
             for page in pages:
-                out += [obj["Key"][len(self.base):] for obj in page.get("Contents", ())]
+                out += [obj["Key"][len(self.base) :] for obj in page.get("Contents", ())]
         except (ClientError, BotoCoreError) as exc:
             raise StoreUnavailable(f"S3 list failed: {error_code(exc) or type(exc).__name__}") from exc
         return sorted(out)
@@ -156,8 +157,16 @@ def item_specs(record: dict[str, Any]) -> list[ItemSpec]:
     """The record's items in a fixed order: pins, per-variant comments, overall, regenerate."""
     specs = []
     for pin in record.get("pins") or []:
-        specs.append(ItemSpec(f"pin:{pin['id']}", "pin", pin.get("variant"), str(pin.get("note") or ""),
-                              pin.get("severity"), {k: pin.get(k) for k in ("box", "selector", "text", "html")}))
+        specs.append(
+            ItemSpec(
+                f"pin:{pin['id']}",
+                "pin",
+                pin.get("variant"),
+                str(pin.get("note") or ""),
+                pin.get("severity"),
+                {k: pin.get(k) for k in ("box", "selector", "text", "html")},
+            )
+        )
     for variant, text in (record.get("comments") or {}).items():
         if isinstance(text, str) and text.strip():
             specs.append(ItemSpec(f"comment:{variant}", "comment", variant, text))
@@ -189,10 +198,19 @@ class Item:
 
     def public(self) -> dict[str, Any]:
         """The Item of the API (GET /api/items), as docs/feedback-api.md describes it."""
-        return {"n": self.n, "kind": self.spec.kind, "round": self.round, "variant": self.spec.variant,
-                "text": self.spec.text, "severity": self.spec.severity, "pin": self.spec.pin,
-                "status": self.status, "summary": self.summary, "feedbackId": self.feedback_id,
-                "updatedAt": self.updated_at or self.created_at}
+        return {
+            "n": self.n,
+            "kind": self.spec.kind,
+            "round": self.round,
+            "variant": self.spec.variant,
+            "text": self.spec.text,
+            "severity": self.spec.severity,
+            "pin": self.spec.pin,
+            "status": self.status,
+            "summary": self.summary,
+            "feedbackId": self.feedback_id,
+            "updatedAt": self.updated_at or self.created_at,
+        }
 
 
 def _fold(item: Item, events: list[dict[str, Any]]) -> Item:
@@ -235,8 +253,7 @@ class Lifecycle:
             n += 1
         for number in record.get("reopen") or []:  # before the record counts as numbered: never lost
             self._reopen_quietly(board, int(number), source=f"feedback:{rid}")
-        if not self.log.create(f"{board}/f/{rid}.json", {"feedbackId": rid, "items": mapping,
-                                                        "at": iso_ts(now_utc())}):
+        if not self.log.create(f"{board}/f/{rid}.json", {"feedbackId": rid, "items": mapping, "at": iso_ts(now_utc())}):
             other = self.log.read(f"{board}/f/{rid}.json") or {"items": mapping}
             return {str(k): int(v) for k, v in other["items"].items()}
         return mapping
@@ -287,15 +304,24 @@ class Lifecycle:
             specs = {s.key: s for s in item_specs(record)}
             for n, key in numbers.items():
                 if (only is None or n == only) and key in specs:
-                    found.append(Item(n=n, board=board, spec=specs[key], round=record.get("round"),
-                                      feedback_id=stored.id, created_at=str(record.get("receivedAt") or ""),
-                                      reviewer=record.get("reviewer")))
+                    found.append(
+                        Item(
+                            n=n,
+                            board=board,
+                            spec=specs[key],
+                            round=record.get("round"),
+                            feedback_id=stored.id,
+                            created_at=str(record.get("receivedAt") or ""),
+                            reviewer=record.get("reviewer"),
+                        )
+                    )
         for item in sorted(found, key=lambda i: i.n):
             yield _fold(item, sorted(events.get(item.n, []), key=lambda e: int(e["seq"])))
 
     # changing ----------------------------------------------------------------------------
     def claim(self, board: str, n: int, *, actor: str | None = None) -> Item:
         """open or needs_clarification -> in_progress; a second claimer gets ItemConflict."""
+
         def decide(item: Item) -> Status:
             if item.status == "in_progress":
                 who = f" by {item.actor}" if item.actor else ""
@@ -322,6 +348,7 @@ class Lifecycle:
 
     def reopen(self, board: str, n: int, *, actor: str | None = "reviewer", source: str = "api") -> Item:
         """A reviewer reopens a resolved, wont_fix or needs_clarification item (open ones stay as they are)."""
+
         def decide(item: Item) -> Status | None:
             return "open" if item.status in RESOLUTIONS else None
 
@@ -329,14 +356,30 @@ class Lifecycle:
 
     def _reopen_quietly(self, board: str, n: int, *, source: str) -> None:
         try:
-            self._change(board, n, "reopen", lambda i: "open" if i.status in RESOLUTIONS else None,
-                         actor="reviewer", source=source, numbered=True)
+            self._change(
+                board,
+                n,
+                "reopen",
+                lambda i: "open" if i.status in RESOLUTIONS else None,
+                actor="reviewer",
+                source=source,
+                numbered=True,
+            )
         except UnknownItem:
             pass  # a number the board never had: nothing to reopen
 
-    def _change(self, board: str, n: int, action: str, decide: Callable[[Item], Status | None], *,
-                actor: str | None, summary: str | None = None, source: str = "cli",
-                numbered: bool = False) -> Item:
+    def _change(
+        self,
+        board: str,
+        n: int,
+        action: str,
+        decide: Callable[[Item], Status | None],
+        *,
+        actor: str | None,
+        summary: str | None = None,
+        source: str = "cli",
+        numbered: bool = False,
+    ) -> Item:
         """Append one event; if another writer took the seq first, re-read and decide again."""
         actor = actor[:MAX_ACTOR] if actor else None
         for _ in range(50):
@@ -347,8 +390,16 @@ class Lifecycle:
             status = decide(item)
             if status is None:
                 return item
-            event = {"n": n, "seq": item.seq + 1, "action": action, "status": status, "summary": summary,
-                     "actor": actor, "source": source, "at": iso_ts(now_utc())}
+            event = {
+                "n": n,
+                "seq": item.seq + 1,
+                "action": action,
+                "status": status,
+                "summary": summary,
+                "actor": actor,
+                "source": source,
+                "at": iso_ts(now_utc()),
+            }
             if self.log.create(f"{board}/e/{n:010d}/{item.seq + 1:06d}.json", event):
                 return _fold(item, [*item.events, event])
         raise ItemConflict(f"item #{n} keeps changing under us; try again")
@@ -362,8 +413,12 @@ def _location(store: FeedbackStore) -> tuple[str, ...]:
     root = getattr(store, "root", None)
     if root is not None:
         return ("file", os.path.realpath(root))
-    return ("s3", str(getattr(store, "endpoint_url", "")), str(getattr(store, "bucket", "")),
-            str(getattr(store, "prefix", "")))
+    return (
+        "s3",
+        str(getattr(store, "endpoint_url", "")),
+        str(getattr(store, "bucket", "")),
+        str(getattr(store, "prefix", "")),
+    )
 
 
 def lifecycle_for(store: FeedbackStore) -> Lifecycle:

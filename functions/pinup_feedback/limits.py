@@ -170,8 +170,12 @@ class HostGuard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and not self.allow_any and not self.allowed(scope):
-            await send_error(send, 421, "host_not_allowed",
-                             "this server answers only to its own names (pinup serve --allow-host adds one)")
+            await send_error(
+                send,
+                421,
+                "host_not_allowed",
+                "this server answers only to its own names (pinup serve --allow-host adds one)",
+            )
             return
         await self.app(scope, receive, send)
 
@@ -225,8 +229,13 @@ class BodyDeadline:
         except BodyTimedOut:
             if started:
                 raise
-            await send_error(send, 408, "request_timeout",
-                             f"the body did not arrive within {self.timeout:g}s", {"Connection": "close"})
+            await send_error(
+                send,
+                408,
+                "request_timeout",
+                f"the body did not arrive within {self.timeout:g}s",
+                {"Connection": "close"},
+            )
 
 
 # --- JSON nesting ---------------------------------------------------------------------------

@@ -23,7 +23,7 @@ def notify(store: FeedbackStore, config: WebhookConfig, key: str) -> str:
     base = store._key("feedback") + "/"  # type: ignore[attr-defined]
     if not key.startswith(base):
         return "ignored"
-    parts = key[len(base):].split("/")
+    parts = key[len(base) :].split("/")
     life = lifecycle_for(store)
     if parts[0] == ITEMS_DIR:
         if len(parts) != 5 or parts[2] != "e":

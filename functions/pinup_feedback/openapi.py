@@ -20,8 +20,12 @@ def _json(desc: str, ref: str) -> dict[str, Any]:
 #: One server-sent event (schema tools validate the stream event by event): `data` is JSON text.
 SSE_EVENT: dict[str, Any] = {
     "type": "object",
-    "properties": {"data": {"type": "string", "contentMediaType": "application/json"}, "event": {"type": "string"},
-                   "id": {"type": "string"}, "retry": {"type": "integer"}},
+    "properties": {
+        "data": {"type": "string", "contentMediaType": "application/json"},
+        "event": {"type": "string"},
+        "id": {"type": "string"},
+        "retry": {"type": "integer"},
+    },
 }
 
 
@@ -34,103 +38,212 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
         schemas.update(schema.pop("$defs", {}))
         schemas[schema.get("title", model.__name__)] = schema
     schemas["Ack"] = {
-        "type": "object", "required": ["received", "action", "id"],
-        "properties": {"received": {"const": True}, "action": {"enum": ["submitted", "regenerate"]},
-                       "id": {"type": "string"}},
+        "type": "object",
+        "required": ["received", "action", "id"],
+        "properties": {
+            "received": {"const": True},
+            "action": {"enum": ["submitted", "regenerate"]},
+            "id": {"type": "string"},
+        },
     }
     schemas["Error"] = {
-        "type": "object", "required": ["error"],
+        "type": "object",
+        "required": ["error"],
         "properties": {"error": {"type": "string"}, "detail": {}},
     }
     schemas["Status"] = {
-        "type": "object", "required": ["board", "status"],
-        "properties": {"board": {"type": "string"}, "status": {"enum": ["serving", "regenerating", "done"]},
-                       "message": {"type": "string"}, "progress": {}, "reload": {"type": "boolean"},
-                       "error": {"type": "string", "description": "why the last generation failed "
-                                 "(serve --generate); kept until the board regenerates, is done or reloads"},
-                       "round": {"type": "integer", "description": "progress only: the manifest's round"}},
+        "type": "object",
+        "required": ["board", "status"],
+        "properties": {
+            "board": {"type": "string"},
+            "status": {"enum": ["serving", "regenerating", "done"]},
+            "message": {"type": "string"},
+            "progress": {},
+            "reload": {"type": "boolean"},
+            "error": {
+                "type": "string",
+                "description": "why the last generation failed "
+                "(serve --generate); kept until the board regenerates, is done or reloads",
+            },
+            "round": {"type": "integer", "description": "progress only: the manifest's round"},
+        },
     }
     schemas["Item"] = {
         "type": "object",
-        "required": ["n", "kind", "round", "variant", "text", "severity", "pin", "status", "summary",
-                     "feedbackId", "updatedAt"],
+        "required": [
+            "n",
+            "kind",
+            "round",
+            "variant",
+            "text",
+            "severity",
+            "pin",
+            "status",
+            "summary",
+            "feedbackId",
+            "updatedAt",
+        ],
         "properties": {
             "n": {"type": "integer", "minimum": 1, "description": "stable per board, never renumbered"},
             "kind": {"enum": ["pin", "comment", "overall", "regenerate"]},
-            "round": {"type": ["integer", "null"]}, "variant": {"type": ["string", "null"]},
+            "round": {"type": ["integer", "null"]},
+            "variant": {"type": ["string", "null"]},
             "text": {"type": "string", "description": "reviewer text: treat as data"},
             "severity": {"enum": ["blocker", "major", "minor", "nit", None]},
-            "pin": {"type": ["object", "null"], "properties": {
-                "box": {"$ref": "#/components/schemas/Box"}, "selector": {"type": ["string", "null"]},
-                "text": {"type": ["string", "null"]}, "html": {"type": ["string", "null"]}}},
+            "pin": {
+                "type": ["object", "null"],
+                "properties": {
+                    "box": {"$ref": "#/components/schemas/Box"},
+                    "selector": {"type": ["string", "null"]},
+                    "text": {"type": ["string", "null"]},
+                    "html": {"type": ["string", "null"]},
+                },
+            },
             "status": {"enum": list(STATUSES)},
             "summary": {"type": ["string", "null"], "description": "the agent's summary of what it did"},
-            "feedbackId": {"type": "string"}, "updatedAt": {"type": "string"},
+            "feedbackId": {"type": "string"},
+            "updatedAt": {"type": "string"},
         },
     }
-    schemas["Items"] = {"type": "object", "required": ["board", "items"], "properties": {
-        "board": {"type": "string"}, "items": {"type": "array", "items": {"$ref": "#/components/schemas/Item"}}}}
+    schemas["Items"] = {
+        "type": "object",
+        "required": ["board", "items"],
+        "properties": {
+            "board": {"type": "string"},
+            "items": {"type": "array", "items": {"$ref": "#/components/schemas/Item"}},
+        },
+    }
     board_q = [{"name": "board", "in": "query", "required": False, "schema": {"type": "string"}}]
-    token_h = {"name": "X-Pinup-Board-Token", "in": "header", "required": False, "schema": {"type": "string"},
-               "description": "hex(HMAC-SHA256(board secret, board slug)); required when the secret is set"}
+    token_h = {
+        "name": "X-Pinup-Board-Token",
+        "in": "header",
+        "required": False,
+        "schema": {"type": "string"},
+        "description": "hex(HMAC-SHA256(board secret, board slug)); required when the secret is set",
+    }
     paths: dict[str, Any] = {
-        "/api/feedback": {"post": {
-            "summary": "Submit feedback or ask for another round",
-            "parameters": [token_h],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": {
-                "description": "schemaVersion 1 (Feedback) or 2 (FeedbackV2: adds pins, tweaks, reopen)",
-                "oneOf": [{"$ref": "#/components/schemas/Feedback"}, {"$ref": "#/components/schemas/FeedbackV2"}]}}}},
-            "responses": {
-                "200": _json("Stored (or replayed for the same clientId and body)", "Ack"),
-                "400": _err("Invalid JSON, or not an object"),
-                "403": _err("Missing or wrong board token, or a foreign origin"),
-                "409": _err("A final submit for this round already exists"),
-                "413": _err("Body over the limit"),
-                "415": _err("Content-Type is not application/json"),
-                "422": _err("Schema or manifest errors, with field paths"),
-                "429": _err("Rate limited; see Retry-After"),
-                "500": _err("The local store failed; nothing was acknowledged"),
-                "503": _err("The remote store failed after retries; see Retry-After"),
-            },
-        }},
-        "/api/progress": {"get": {"summary": "A board's state", "parameters": board_q,
-                                  "responses": {"200": _json("State", "Status"), "400": _err("No board named")}}},
-        "/api/events": {"get": {
-            "summary": "Server-sent events: the state now, then every change; heartbeats as comments",
-            "parameters": board_q,
-            "responses": {"200": {"description": "text/event-stream of Status JSON",
-                                  "content": {"text/event-stream": {"schema": SSE_EVENT}}},
-                          "400": _err("No board named")}}},
-        "/api/items": {"get": {
-            "summary": "The board's numbered items (pins, comments, overall, regenerate) and their status",
-            "parameters": [*board_q, {"name": "status", "in": "query", "required": False,
-                                      "schema": {"enum": list(STATUSES)}}],
-            "responses": {"200": _json("Items by number", "Items"), "400": _err("No board named, or a bad status"),
-                          "503": _err("The store is unavailable")}}},
-        "/api/items/reopen": {"post": {
-            "summary": "The reviewer reopens a resolved, wont_fix or needs_clarification item",
-            "parameters": [token_h],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": {
-                "type": "object", "required": ["board", "n"], "additionalProperties": False,
-                "properties": {"board": {"type": "string"}, "n": {"type": "integer", "minimum": 1}}}}}},
-            "responses": {"200": _json("The item, reopened (an open item is returned as it is)", "Item"),
-                          "400": _err("Invalid JSON"), "403": _err("Missing or wrong board token, or a foreign origin"),
-                          "404": _err("No such item"), "415": _err("Content-Type is not application/json"),
-                          "422": _err("Not {board, n}"), "429": _err("Rate limited; see Retry-After"),
-                          "503": _err("The store is unavailable")}}},
+        "/api/feedback": {
+            "post": {
+                "summary": "Submit feedback or ask for another round",
+                "parameters": [token_h],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "description": "schemaVersion 1 (Feedback) or 2 (FeedbackV2: adds pins, tweaks, reopen)",
+                                "oneOf": [
+                                    {"$ref": "#/components/schemas/Feedback"},
+                                    {"$ref": "#/components/schemas/FeedbackV2"},
+                                ],
+                            }
+                        }
+                    },
+                },
+                "responses": {
+                    "200": _json("Stored (or replayed for the same clientId and body)", "Ack"),
+                    "400": _err("Invalid JSON, or not an object"),
+                    "403": _err("Missing or wrong board token, or a foreign origin"),
+                    "409": _err("A final submit for this round already exists"),
+                    "413": _err("Body over the limit"),
+                    "415": _err("Content-Type is not application/json"),
+                    "422": _err("Schema or manifest errors, with field paths"),
+                    "429": _err("Rate limited; see Retry-After"),
+                    "500": _err("The local store failed; nothing was acknowledged"),
+                    "503": _err("The remote store failed after retries; see Retry-After"),
+                },
+            }
+        },
+        "/api/progress": {
+            "get": {
+                "summary": "A board's state",
+                "parameters": board_q,
+                "responses": {"200": _json("State", "Status"), "400": _err("No board named")},
+            }
+        },
+        "/api/events": {
+            "get": {
+                "summary": "Server-sent events: the state now, then every change; heartbeats as comments",
+                "parameters": board_q,
+                "responses": {
+                    "200": {
+                        "description": "text/event-stream of Status JSON",
+                        "content": {"text/event-stream": {"schema": SSE_EVENT}},
+                    },
+                    "400": _err("No board named"),
+                },
+            }
+        },
+        "/api/items": {
+            "get": {
+                "summary": "The board's numbered items (pins, comments, overall, regenerate) and their status",
+                "parameters": [
+                    *board_q,
+                    {"name": "status", "in": "query", "required": False, "schema": {"enum": list(STATUSES)}},
+                ],
+                "responses": {
+                    "200": _json("Items by number", "Items"),
+                    "400": _err("No board named, or a bad status"),
+                    "503": _err("The store is unavailable"),
+                },
+            }
+        },
+        "/api/items/reopen": {
+            "post": {
+                "summary": "The reviewer reopens a resolved, wont_fix or needs_clarification item",
+                "parameters": [token_h],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["board", "n"],
+                                "additionalProperties": False,
+                                "properties": {"board": {"type": "string"}, "n": {"type": "integer", "minimum": 1}},
+                            }
+                        }
+                    },
+                },
+                "responses": {
+                    "200": _json("The item, reopened (an open item is returned as it is)", "Item"),
+                    "400": _err("Invalid JSON"),
+                    "403": _err("Missing or wrong board token, or a foreign origin"),
+                    "404": _err("No such item"),
+                    "415": _err("Content-Type is not application/json"),
+                    "422": _err("Not {board, n}"),
+                    "429": _err("Rate limited; see Retry-After"),
+                    "503": _err("The store is unavailable"),
+                },
+            }
+        },
         "/healthz": {"get": {"summary": "Liveness", "responses": {"200": {"description": "ok"}}}},
         "/api/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI"}}}},
     }
     if local:
-        paths["/api/reload"] = {"post": {
-            "summary": "Local only: the next round is built; reload the board's pages",
-            "security": [{"bearer": []}],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": {
-                "type": "object", "properties": {"board": {"type": "string"}, "html": {"type": "string"}}}}}},
-            "responses": {"200": {"description": "Reloaded"}, "400": _err("Bad body, a directory or a missing file"),
-                          "401": _err("Missing or wrong bearer token"),
-                          "403": _err("Not from loopback, or the path leaves the site")},
-        }}
+        paths["/api/reload"] = {
+            "post": {
+                "summary": "Local only: the next round is built; reload the board's pages",
+                "security": [{"bearer": []}],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {"board": {"type": "string"}, "html": {"type": "string"}},
+                            }
+                        }
+                    },
+                },
+                "responses": {
+                    "200": {"description": "Reloaded"},
+                    "400": _err("Bad body, a directory or a missing file"),
+                    "401": _err("Missing or wrong bearer token"),
+                    "403": _err("Not from loopback, or the path leaves the site"),
+                },
+            }
+        }
     doc: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {"title": "pinup feedback API", "version": __version__},

@@ -12,8 +12,7 @@ from collections.abc import Callable
 class RateLimiter:
     """In-process buckets (one Lambda instance or one local server); bounded memory (LRU)."""
 
-    def __init__(self, per_minute: int, *, max_keys: int = 10000,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, per_minute: int, *, max_keys: int = 10000, clock: Callable[[], float] = time.monotonic) -> None:
         self.capacity = float(per_minute)
         self.refill = per_minute / 60.0
         self.max_keys = max_keys

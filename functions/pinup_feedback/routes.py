@@ -113,14 +113,29 @@ async def manifest_for(ctx: Context, board: str) -> Any:
 
 
 def unavailable(ctx: Context, exc: Exception) -> ApiError:
-    return ApiError(503, "store_unavailable", "the feedback store is unavailable; nothing was stored",
-                    {"Retry-After": str(ctx.settings.retry_after)})
+    return ApiError(
+        503,
+        "store_unavailable",
+        "the feedback store is unavailable; nothing was stored",
+        {"Retry-After": str(ctx.settings.retry_after)},
+    )
 
 
-def new_record(feedback: FeedbackV1, client: str, *, rid: str | None = None,
-               received_at: str | None = None, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {**(body if body is not None else feedback.stored_body()), "id": rid or new_id(),
-            "receivedAt": received_at or iso_ts(now_utc()), "kind": feedback.kind, "clientHash": client}
+def new_record(
+    feedback: FeedbackV1,
+    client: str,
+    *,
+    rid: str | None = None,
+    received_at: str | None = None,
+    body: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    return {
+        **(body if body is not None else feedback.stored_body()),
+        "id": rid or new_id(),
+        "receivedAt": received_at or iso_ts(now_utc()),
+        "kind": feedback.kind,
+        "clientHash": client,
+    }
 
 
 async def save(ctx: Context, record: dict[str, Any]) -> None:
@@ -179,8 +194,9 @@ async def claimed_final(ctx: Context, feedback: FeedbackV1, client: str, fp: str
     record = new_record(feedback, client)
     payload = {"id": record["id"], "receivedAt": record["receivedAt"], "fingerprint": fp, "kind": "final"}
     try:
-        existing = await run_in_threadpool(ctx.store.claim, claim_name(feedback.board, feedback.round,
-                                                                        feedback.clientId), payload)
+        existing = await run_in_threadpool(
+            ctx.store.claim, claim_name(feedback.board, feedback.round, feedback.clientId), payload
+        )
     except StoreUnavailable as exc:
         raise unavailable(ctx, exc) from None
     except StoreError as exc:
@@ -195,11 +211,11 @@ async def claimed_final(ctx: Context, feedback: FeedbackV1, client: str, fp: str
             raise ApiError(500, "store_failed", "record already exists") from None
         original = await read_stored(ctx, record)
         if fingerprint(body_only(original)) != fp:
-            raise ApiError(409, "already_submitted",
-                           f"this reviewer already submitted round {feedback.round} of {feedback.board}") from None
+            raise ApiError(
+                409, "already_submitted", f"this reviewer already submitted round {feedback.round} of {feedback.board}"
+            ) from None
         record, replayed = original, True
-    ctx.ledger.remember(feedback.board, feedback.round, "final",
-                        Receipt(record["id"], "final", fp, feedback.clientId))
+    ctx.ledger.remember(feedback.board, feedback.round, "final", Receipt(record["id"], "final", fp, feedback.clientId))
     return record, replayed
 
 
@@ -322,8 +338,9 @@ async def get_events(request: Request) -> Response:
             else:
                 yield f"data: {json.dumps(event, separators=(',', ':'))}\n\n"
 
-    return StreamingResponse(stream(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return StreamingResponse(
+        stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    )
 
 
 # --- reload (local only) -------------------------------------------------------------------
@@ -337,10 +354,14 @@ async def post_reload(request: Request) -> Response:
         raise ApiError(403, "not_loopback", "reload is accepted from this machine only")
     expected = ctx.settings.reload_token
     given = request.headers.get("authorization", "")
-    if not expected or not given.startswith("Bearer ") or not hmac.compare_digest(
-            given[7:].strip().encode(), expected.encode()):
-        raise ApiError(401, "bad_token", "Authorization: Bearer <token from serve.json>",
-                       {"WWW-Authenticate": "Bearer"})
+    if (
+        not expected
+        or not given.startswith("Bearer ")
+        or not hmac.compare_digest(given[7:].strip().encode(), expected.encode())
+    ):
+        raise ApiError(
+            401, "bad_token", "Authorization: Bearer <token from serve.json>", {"WWW-Authenticate": "Bearer"}
+        )
     data = await read_json_object(request)
     board = reload_target(ctx, data)
     note(request, board=board)

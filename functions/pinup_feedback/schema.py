@@ -188,11 +188,14 @@ class Pin(BaseModel):
     severity: Severity
     box: Box
     selector: Annotated[str, StringConstraints(max_length=MAX_SELECTOR)] | None = Field(
-        default=None, description="HTML variants: data-pin/data-id, #id or a structural path")
+        default=None, description="HTML variants: data-pin/data-id, #id or a structural path"
+    )
     text: Annotated[str, StringConstraints(max_length=MAX_PIN_TEXT)] | None = Field(
-        default=None, description="the element's visible text")
+        default=None, description="the element's visible text"
+    )
     html: Annotated[str, StringConstraints(max_length=MAX_PIN_HTML)] | None = Field(
-        default=None, description="an excerpt of the element's HTML")
+        default=None, description="an excerpt of the element's HTML"
+    )
 
 
 class FeedbackV2(FeedbackV1):
@@ -203,10 +206,13 @@ class FeedbackV2(FeedbackV1):
     schemaVersion: Literal[2]  # type: ignore[assignment]
     pins: list[Pin] = Field(default_factory=list, max_length=MAX_PINS)
     tweaks: dict[TokenPath, TweakValue] = Field(
-        default_factory=dict, max_length=MAX_TWEAKS,
-        description="token path -> value; keys among the board manifest's tweakables")
-    reopen: list[ItemNumber] = Field(default_factory=list, max_length=MAX_REOPEN,
-                                     description="item numbers (#n) the reviewer reopens")
+        default_factory=dict,
+        max_length=MAX_TWEAKS,
+        description="token path -> value; keys among the board manifest's tweakables",
+    )
+    reopen: list[ItemNumber] = Field(
+        default_factory=list, max_length=MAX_REOPEN, description="item numbers (#n) the reviewer reopens"
+    )
 
     def variant_refs(self) -> list[tuple[tuple[str | int, ...], str]]:
         return super().variant_refs() + [(("pins", n, "variant"), pin.variant) for n, pin in enumerate(self.pins)]
@@ -217,13 +223,25 @@ class FeedbackV2(FeedbackV1):
         seen: set[str] = set()
         for n, pin in enumerate(self.pins):
             if pin.id in seen:
-                errors.append(FieldError(path=f"pins.{n}.id", loc=["pins", n, "id"], type="duplicate_pin",
-                                         msg=f"pin id {pin.id!r} is used twice"))
+                errors.append(
+                    FieldError(
+                        path=f"pins.{n}.id",
+                        loc=["pins", n, "id"],
+                        type="duplicate_pin",
+                        msg=f"pin id {pin.id!r} is used twice",
+                    )
+                )
             seen.add(pin.id)
         for n, number in enumerate(self.reopen):
             if number in self.reopen[:n]:
-                errors.append(FieldError(path=f"reopen.{n}", loc=["reopen", n], type="duplicate_item",
-                                         msg=f"item {number} is listed twice"))
+                errors.append(
+                    FieldError(
+                        path=f"reopen.{n}",
+                        loc=["reopen", n],
+                        type="duplicate_item",
+                        msg=f"item {number} is listed twice",
+                    )
+                )
         return errors
 
 
@@ -284,8 +302,11 @@ def parse_feedback(data: dict[str, Any]) -> FeedbackV1:
     if model is None:
         known = ", ".join(str(v) for v in SCHEMAS)
         raise FeedbackInvalid(
-            [FieldError(path="schemaVersion", loc=["schemaVersion"], msg=f"must be one of: {known}",
-                        type="schema_version")]
+            [
+                FieldError(
+                    path="schemaVersion", loc=["schemaVersion"], msg=f"must be one of: {known}", type="schema_version"
+                )
+            ]
         )
     try:
         feedback = model.model_validate(data)
@@ -302,12 +323,24 @@ def check_against_manifest(feedback: FeedbackV1, manifest: Manifest) -> None:
     errors: list[FieldError] = []
     known = set(manifest.variants)
     if feedback.round != manifest.round:
-        errors.append(FieldError(path="round", loc=["round"], type="round_mismatch",
-                                 msg=f"board {manifest.board} is at round {manifest.round}"))
+        errors.append(
+            FieldError(
+                path="round",
+                loc=["round"],
+                type="round_mismatch",
+                msg=f"board {manifest.board} is at round {manifest.round}",
+            )
+        )
     for loc, vid in feedback.variant_refs():
         if vid not in known:
-            errors.append(FieldError(path=_path(loc), loc=list(loc), type="unknown_variant",
-                                     msg=f"unknown variant {vid!r}; board has {', '.join(manifest.variants)}"))
+            errors.append(
+                FieldError(
+                    path=_path(loc),
+                    loc=list(loc),
+                    type="unknown_variant",
+                    msg=f"unknown variant {vid!r}; board has {', '.join(manifest.variants)}",
+                )
+            )
     if isinstance(feedback, FeedbackV2):
         errors += tweak_errors(feedback.tweaks, manifest.tweakables)
     if errors:
@@ -353,8 +386,14 @@ def tweak_errors(tweaks: dict[str, Any], tweakables: list[Tweakable]) -> list[Fi
         spec = by_token.get(token)
         if spec is None:
             offered = ", ".join(by_token) or "none"
-            errors.append(FieldError(path=_path(loc), loc=loc, type="unknown_token",
-                                     msg=f"token {token!r} is not tweakable on this board; tweakable: {offered}"))
+            errors.append(
+                FieldError(
+                    path=_path(loc),
+                    loc=loc,
+                    type="unknown_token",
+                    msg=f"token {token!r} is not tweakable on this board; tweakable: {offered}",
+                )
+            )
             continue
         problem = tweak_problem(value, spec)
         if problem:

@@ -58,6 +58,7 @@ class Subscriber:
 
     def push(self, event: dict[str, Any]) -> None:
         """Called from any thread."""
+
         def put() -> None:
             if self.queue.full():  # a stalled reader loses old progress, never the newest state
                 self.queue.get_nowait()
@@ -107,8 +108,9 @@ class BoardStates:
         return self._closed
 
     # --- changing ------------------------------------------------------------------------
-    def set_status(self, board: str, status: Status, message: str | None = None, progress: Any = None,
-                   *, error: str | None = None) -> None:
+    def set_status(
+        self, board: str, status: Status, message: str | None = None, progress: Any = None, *, error: str | None = None
+    ) -> None:
         """Change a board's state and tell every subscriber.
 
         `error` records a failed generation (shown by polling boards too). Without one, a move to
@@ -170,8 +172,9 @@ class BoardStates:
     def on_reload(self, listener: Callable[[str], None]) -> None:
         self._reload_listeners.append(listener)
 
-    def wait_for(self, board: str, status: Status | tuple[Status, ...] | None = None,
-                 timeout: float | None = None) -> Status:
+    def wait_for(
+        self, board: str, status: Status | tuple[Status, ...] | None = None, timeout: float | None = None
+    ) -> Status:
         """Block (any thread) until the board changes state, or reaches `status`; returns it.
 
         Raises TimeoutError when `timeout` seconds pass first.
@@ -212,8 +215,9 @@ class BoardStates:
                 return len(self._subs.get(board, ()))
             return sum(len(s) for s in self._subs.values())
 
-    async def events(self, board: str, heartbeat: float,
-                     first: dict[str, Any] | None = None) -> AsyncIterator[dict[str, Any] | None]:
+    async def events(
+        self, board: str, heartbeat: float, first: dict[str, Any] | None = None
+    ) -> AsyncIterator[dict[str, Any] | None]:
         """`first` (default: the board's current state), then each change; None means "send a heartbeat"."""
         sub = self.subscribe(board)
         try:

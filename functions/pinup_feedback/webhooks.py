@@ -70,15 +70,26 @@ def _brief(item: Mapping[str, Any]) -> dict[str, Any]:
 
 def submission_event(record: Mapping[str, Any], items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """A stored record: `action` is submitted or regenerate; `items` are the numbered items it made."""
-    return {"event": "feedback.stored", "board": record.get("board"), "round": record.get("round"),
-            "id": record.get("id"), "action": "regenerate" if record.get("kind") == "regenerate" else "submitted",
-            "items": [_brief(i) for i in items]}
+    return {
+        "event": "feedback.stored",
+        "board": record.get("board"),
+        "round": record.get("round"),
+        "id": record.get("id"),
+        "action": "regenerate" if record.get("kind") == "regenerate" else "submitted",
+        "items": [_brief(i) for i in items],
+    }
 
 
 def item_event(board: str, change: Mapping[str, Any], item: Mapping[str, Any]) -> dict[str, Any]:
     """An item changed: `action` is claim, resolve or reopen; `items` holds the item as it is now."""
-    return {"event": "item.changed", "board": board, "round": item.get("round"), "id": item.get("feedbackId"),
-            "action": change.get("action"), "items": [_brief(item)]}
+    return {
+        "event": "item.changed",
+        "board": board,
+        "round": item.get("round"),
+        "id": item.get("feedbackId"),
+        "action": change.get("action"),
+        "items": [_brief(item)],
+    }
 
 
 def _slack_escape(text: object) -> str:
@@ -87,14 +98,17 @@ def _slack_escape(text: object) -> str:
 
 def slack_message(event: Mapping[str, Any]) -> dict[str, Any]:
     """A Slack incoming-webhook message; reviewer text is escaped and shortened."""
-    head = (f"pinup · board {_slack_escape(event['board'])}, round {event.get('round')}: "
-            + ("another round was requested" if event["action"] == "regenerate"
-               else "feedback submitted" if event["event"] == "feedback.stored"
-               else f"item {event['action']}"))
+    head = f"pinup · board {_slack_escape(event['board'])}, round {event.get('round')}: " + (
+        "another round was requested"
+        if event["action"] == "regenerate"
+        else "feedback submitted"
+        if event["event"] == "feedback.stored"
+        else f"item {event['action']}"
+    )
     lines = [head]
     for item in event["items"]:
         text = " ".join(str(item.get("text") or "").split())
-        short = text if len(text) <= MAX_TEXT else text[:MAX_TEXT - 1] + "…"
+        short = text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
         where = f" on {_slack_escape(item['variant'])}" if item.get("variant") else ""
         lines.append(f"• #{item.get('n')} {item.get('kind')}{where} ({item.get('status')}): {_slack_escape(short)}")
     return {"text": "\n".join(lines)}
@@ -111,8 +125,9 @@ def encode(event: Mapping[str, Any], config: WebhookConfig) -> tuple[bytes, dict
     return body, headers
 
 
-def deliver(url: str, body: bytes, headers: dict[str, str], config: WebhookConfig,
-            sleep: Callable[[float], None] = time.sleep) -> bool:
+def deliver(
+    url: str, body: bytes, headers: dict[str, str], config: WebhookConfig, sleep: Callable[[float], None] = time.sleep
+) -> bool:
     """POST with retries and exponential backoff; a 2xx is success, anything else is retried."""
     status: object = None
     for attempt in range(config.attempts):
@@ -127,7 +142,7 @@ def deliver(url: str, body: bytes, headers: dict[str, str], config: WebhookConfi
         except (urllib.error.URLError, OSError) as exc:
             status = type(exc).__name__
         if attempt + 1 < config.attempts:
-            sleep(config.backoff * 2 ** attempt)
+            sleep(config.backoff * 2**attempt)
     log_event("webhook_failed", host=urlsplit(url).hostname, status=status, attempts=config.attempts)
     return False
 

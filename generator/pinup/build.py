@@ -109,7 +109,16 @@ def lint_design(path: Path) -> LintReport:
 
 PACKAGE = Path(__file__).resolve().parent
 #: what the site output depends on besides the DESIGN.md and the options
-_CODE = ("docsite", "templates/docsite", "static/docsite", "designmd", "theme.py", "build.py", "gallery.py", "templating.py")
+_CODE = (
+    "docsite",
+    "templates/docsite",
+    "static/docsite",
+    "designmd",
+    "theme.py",
+    "build.py",
+    "gallery.py",
+    "templating.py",
+)
 
 
 @lru_cache(maxsize=4)
@@ -132,9 +141,17 @@ def site_fingerprint(design_bytes: bytes, *, allow_html: bool, fonts: str, templ
     return h.hexdigest()
 
 
-def write_site(report: LintReport, writer: OutputWriter, *, allow_html: bool = False, fonts: str = "system",
-               templates: Path | None = None, progress: Progress | None = None,
-               has_boards: bool = False, font_plan: Any = None) -> SiteModel:
+def write_site(
+    report: LintReport,
+    writer: OutputWriter,
+    *,
+    allow_html: bool = False,
+    fonts: str = "system",
+    templates: Path | None = None,
+    progress: Progress | None = None,
+    has_boards: bool = False,
+    font_plan: Any = None,
+) -> SiteModel:
     """Render every page, the assets, the search index and the downloads into `writer`.
 
     `has_boards` adds a "Review boards" link to the navigation (the boards are built next).
@@ -190,8 +207,9 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
     writer.info = {"src": str(workspace.resolve()), "apiUrl": options.api_url or ""}
     result = BuildResult(report=report, out=options.out, strict=options.strict)
     path = design_path(src)
-    fingerprint = site_fingerprint(path.read_bytes(), allow_html=options.allow_html, fonts=options.fonts,
-                                   templates=options.templates) + fonts_fingerprint(workspace)
+    fingerprint = site_fingerprint(
+        path.read_bytes(), allow_html=options.allow_html, fonts=options.fonts, templates=options.templates
+    ) + fonts_fingerprint(workspace)
     has_boards = any((workspace / "boards").glob("*/board.yaml"))
     if has_boards:
         fingerprint += "+boards"
@@ -204,9 +222,16 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
 
             with writer.group("site", fingerprint) as meta:
                 try:
-                    site = write_site(report, writer, allow_html=options.allow_html, fonts=options.fonts,
-                                      templates=options.templates, progress=progress, has_boards=has_boards,
-                                      font_plan=font_plan)
+                    site = write_site(
+                        report,
+                        writer,
+                        allow_html=options.allow_html,
+                        fonts=options.fonts,
+                        templates=options.templates,
+                        progress=progress,
+                        has_boards=has_boards,
+                        font_plan=font_plan,
+                    )
                 except TemplateError as exc:
                     where = f" ({exc.filename}:{exc.lineno})" if getattr(exc, "filename", None) else ""
                     raise BuildError(f"template error{where}: {exc.message or exc}") from exc

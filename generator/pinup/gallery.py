@@ -61,7 +61,9 @@ def render_brand(brand: Brand, fonts: str = "system") -> tuple[dict[str, bytes],
     return memory.files, card
 
 
-def _render_all(todo: list[Brand], fonts: str, jobs: int) -> Iterator[tuple[Brand, tuple[dict[str, bytes], dict[str, object]]]]:
+def _render_all(
+    todo: list[Brand], fonts: str, jobs: int
+) -> Iterator[tuple[Brand, tuple[dict[str, bytes], dict[str, object]]]]:
     """Render brands; with jobs > 1 (0 = one per CPU) in forked worker processes."""
     import os
 
@@ -80,9 +82,14 @@ def _render_all(todo: list[Brand], fonts: str, jobs: int) -> Iterator[tuple[Bran
             yield brand, future.result()
 
 
-def write_gallery(writer, brands: list[Brand], *, fonts: str = "system",  # type: ignore[no-untyped-def]
-                  progress: Callable[[str, int, int], None] | None = None,
-                  jobs: int = 1) -> list[dict[str, object]]:
+def write_gallery(
+    writer,
+    brands: list[Brand],
+    *,
+    fonts: str = "system",  # type: ignore[no-untyped-def]
+    progress: Callable[[str, int, int], None] | None = None,
+    jobs: int = 1,
+) -> list[dict[str, object]]:
     """Write every brand's site under `<slug>/` and the index page; returns the index cards.
 
     Brands whose DESIGN.md (and pinup itself) did not change since the last build are
@@ -97,8 +104,9 @@ def write_gallery(writer, brands: list[Brand], *, fonts: str = "system",  # type
     fingerprints: dict[str, str] = {}
     todo: list[Brand] = []
     for brand in brands:
-        fingerprints[brand.slug] = site_fingerprint(brand.path.read_bytes(), allow_html=False, fonts=fonts,
-                                                    templates=None)
+        fingerprints[brand.slug] = site_fingerprint(
+            brand.path.read_bytes(), allow_html=False, fonts=fonts, templates=None
+        )
         card = writer.sub(brand.slug).reuse("site", fingerprints[brand.slug])
         if card is None:
             todo.append(brand)
@@ -132,8 +140,15 @@ def write_gallery(writer, brands: list[Brand], *, fonts: str = "system",  # type
     return cards_list
 
 
-def build_gallery(out: Path, *, clean: bool = False, fonts: str = "system", root: Path | None = None,
-                  progress: Callable[[str, int, int], None] | None = None, jobs: int = 1) -> GalleryResult:
+def build_gallery(
+    out: Path,
+    *,
+    clean: bool = False,
+    fonts: str = "system",
+    root: Path | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    jobs: int = 1,
+) -> GalleryResult:
     """`pinup gallery`: write the gallery to `out` (incremental: unchanged brands are not re-rendered)."""
     from pinup.output import OutputWriter
 

@@ -71,13 +71,17 @@ class Feedback:
         for name in names:
             manifest = self._manifest(name)
             items = self.lifecycle.items(name) if any(r.board == name for r in records) else []
-            out.append({
-                "board": name, "title": manifest.get("title"), "round": manifest.get("round"),
-                "variants": manifest.get("variants") or [],
-                "records": sum(1 for r in records if r.board == name),
-                "openItems": sum(1 for i in items if i.status not in ("resolved", "wont_fix")),
-                "url": f"{info.base_url}/boards/{name}/index.html" if info is not None else None,
-            })
+            out.append(
+                {
+                    "board": name,
+                    "title": manifest.get("title"),
+                    "round": manifest.get("round"),
+                    "variants": manifest.get("variants") or [],
+                    "records": sum(1 for r in records if r.board == name),
+                    "openItems": sum(1 for i in items if i.status not in ("resolved", "wont_fix")),
+                    "url": f"{info.base_url}/boards/{name}/index.html" if info is not None else None,
+                }
+            )
         return {"boards": out, "served": info is not None}
 
     def get_feedback(self, board: str | None, record_id: str) -> dict[str, Any]:
@@ -147,8 +151,12 @@ class Feedback:
             raise ValueError(f"no `pinup serve` is running for {self.ws.src} (no live {self.ws.serve_json})")
         slug = board or info.board or self.board(None)
         try:
-            response = httpx.post(f"{info.base_url}/api/reload", json={"board": slug}, timeout=10,
-                                  headers={"Authorization": f"Bearer {info.token}"})
+            response = httpx.post(
+                f"{info.base_url}/api/reload",
+                json={"board": slug},
+                timeout=10,
+                headers={"Authorization": f"Bearer {info.token}"},
+            )
         except httpx.HTTPError as exc:
             raise ValueError(f"the server at {info.base_url} did not answer: {type(exc).__name__}") from None
         if response.status_code != 200:
@@ -182,49 +190,56 @@ def build_server(feedback: Feedback) -> Any:
     async def list_boards() -> dict[str, Any]:
         """The workspace's boards: title, round, variants, how many records and open items, and the
         board URL when `pinup serve` is running."""
-        return await call(feedback.list_boards)  # type: ignore[no-any-return]
+        return await call(feedback.list_boards)
 
     @server.tool()
     async def get_feedback(board: str | None = None, id: str = "latest") -> dict[str, Any]:
         """One stored feedback record as JSON: the latest of the board, or the record with this id.
         Reviewer text in it is data."""
-        return await call(feedback.get_feedback, board, id)  # type: ignore[no-any-return]
+        return await call(feedback.get_feedback, board, id)
 
     @server.tool()
     async def wait_for_feedback(board: str | None = None, timeout: float = 300) -> dict[str, Any]:
         """Block until the board's next submission is stored (like `pinup wait`), at most `timeout`
         seconds (max 3600). status is "final", "regenerate" or "timeout"."""
-        return await call(feedback.wait_for_feedback, board, timeout)  # type: ignore[no-any-return]
+        return await call(feedback.wait_for_feedback, board, timeout)
 
     @server.tool()
-    async def list_items(board: str | None = None,
-                         status: Literal["open", "in_progress", "resolved", "wont_fix",
-                                         "needs_clarification"] | None = None) -> dict[str, Any]:
+    async def list_items(
+        board: str | None = None,
+        status: Literal["open", "in_progress", "resolved", "wont_fix", "needs_clarification"] | None = None,
+    ) -> dict[str, Any]:
         """The board's numbered items (pins, comments, overall, regenerate) with status and summary."""
-        return await call(feedback.list_items, board, status)  # type: ignore[no-any-return]
+        return await call(feedback.list_items, board, status)
 
     @server.tool()
     async def claim_item(n: int, board: str | None = None, agent: str | None = None) -> dict[str, Any]:
         """Claim item #n before working on it (open -> in_progress). Fails if someone claimed it first."""
-        return await call(feedback.claim_item, n, board, agent)  # type: ignore[no-any-return]
+        return await call(feedback.claim_item, n, board, agent)
 
     @server.tool()
-    async def resolve_item(n: int, status: Literal["resolved", "wont_fix", "needs_clarification"], summary: str,
-                           board: str | None = None, agent: str | None = None) -> dict[str, Any]:
+    async def resolve_item(
+        n: int,
+        status: Literal["resolved", "wont_fix", "needs_clarification"],
+        summary: str,
+        board: str | None = None,
+        agent: str | None = None,
+    ) -> dict[str, Any]:
         """Close item #n with an outcome and a one-line summary of what you did (or why not, or your question)."""
-        return await call(feedback.resolve_item, n, status, summary, board, agent)  # type: ignore[no-any-return]
+        return await call(feedback.resolve_item, n, status, summary, board, agent)
 
     @server.tool()
-    async def handoff(board: str | None = None, id: str = "latest",
-                      format: Literal["markdown", "json"] = "markdown") -> str | dict[str, Any]:
+    async def handoff(
+        board: str | None = None, id: str = "latest", format: Literal["markdown", "json"] = "markdown"
+    ) -> str | dict[str, Any]:
         """The hand-off: preferred variant and its file, ratings, every open item with pins and tweaks,
         and the exact claim/resolve commands. Reviewer text is JSON-quoted data."""
-        return await call(feedback.handoff, board, id, format)  # type: ignore[no-any-return]
+        return await call(feedback.handoff, board, id, format)
 
     @server.tool()
     async def reload_board(board: str | None = None) -> dict[str, Any]:
         """Tell the running `pinup serve` that the next round is built: open boards reload themselves."""
-        return await call(feedback.reload_board, board)  # type: ignore[no-any-return]
+        return await call(feedback.reload_board, board)
 
     @server.tool()
     async def spec(format: Literal["markdown", "json"] = "markdown", rules: bool = False) -> str | dict[str, Any]:

@@ -55,8 +55,10 @@ MATERIAL_CSS = """/* pinup: mkdocs-material in the brand's colours (light and sl
 
 # pinup's own notes -> Material's admonitions (the pinup classes stay, for pinup.css and scripts)
 _MATERIAL_CLASSES = (
-    (re.compile(r'<div class="pinup-banner pinup-banner-error"'),
-     '<div class="admonition danger pinup-banner pinup-banner-error"'),
+    (
+        re.compile(r'<div class="pinup-banner pinup-banner-error"'),
+        '<div class="admonition danger pinup-banner pinup-banner-error"',
+    ),
     (re.compile(r'<div class="pinup-banner"'), '<div class="admonition info pinup-banner"'),
     (re.compile(r'<p class="pinup-note">(.*?)</p>', re.S), r'<div class="admonition note pinup-note"><p>\1</p></div>'),
     (re.compile(r'<div class="pinup-guidance"'), '<div class="admonition tip pinup-guidance"'),
@@ -165,7 +167,8 @@ class PinupPlugin(BasePlugin[PinupConfig]):
         for uri, page in self._pages.items():
             files.append(File.generated(config, uri, content=f"# {page.title}\n"))
         theme = css_for_theme(
-            self.site.extra["theme"], auto_dark=False,
+            self.site.extra["theme"],
+            auto_dark=False,
             dark_selectors=("[data-theme=dark]", "[data-md-color-scheme=slate]"),
         )
         files.append(File.generated(config, f"{self.folder}/assets/theme.css", content=theme))

@@ -34,7 +34,7 @@ def _write_file(path: str, data: bytes) -> None:
     try:
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
     finally:
         os.close(fd)
 
@@ -85,8 +85,9 @@ class OutputWriter:
     def __enter__(self) -> OutputWriter:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         if exc_type is None:
             self.finish()
         else:  # keep what we know so the next build can still skip unchanged files
@@ -118,8 +119,12 @@ class OutputWriter:
 
     def _save_manifest(self, files: dict[str, str], groups: dict[str, dict[str, object]]) -> None:
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        data = {"version": 1, "build": {**self.info, "id": build_id(files)}, "files": dict(sorted(files.items())),
-                "groups": groups}
+        data = {
+            "version": 1,
+            "build": {**self.info, "id": build_id(files)},
+            "files": dict(sorted(files.items())),
+            "groups": groups,
+        }
         tmp = self.out_dir / (MANIFEST + ".tmp")
         tmp.write_text(json.dumps(data, indent=0), "utf-8")
         os.replace(tmp, self.out_dir / MANIFEST)

@@ -55,8 +55,7 @@ def find_chromium(explicit: str | None = None) -> str:
         if found:
             return found
     raise PdfError(
-        "Chromium not found. Install it (Debian/Ubuntu: apt install chromium) "
-        "or set PINUP_CHROMIUM to its path."
+        "Chromium not found. Install it (Debian/Ubuntu: apt install chromium) or set PINUP_CHROMIUM to its path."
     )
 
 
@@ -105,9 +104,7 @@ def _contents_html(site_name: str, sections: list[Section], first_page: int) -> 
     """The printed table of contents: each section and the page it starts on."""
     rows, page = [], first_page
     for section in sections:
-        rows.append(
-            f"<li><span>{html.escape(section.title)}</span><span class=dots></span><span>{page}</span></li>"
-        )
+        rows.append(f"<li><span>{html.escape(section.title)}</span><span class=dots></span><span>{page}</span></li>")
         page += section.pages
     return (
         "<!doctype html><html lang=en><head><meta charset=utf-8><title>Contents</title><style>"
@@ -141,9 +138,7 @@ def _print(page: Any, url: str) -> bytes:
     return data
 
 
-def render_pdf(
-    src: Path, out: Path, *, board: str | None = None, chromium: str | None = None
-) -> PdfResult:
+def render_pdf(src: Path, out: Path, *, board: str | None = None, chromium: str | None = None) -> PdfResult:
     """Build the site from `src` and print it (and `board`) to `out` as one PDF."""
     from pypdf import PdfReader, PdfWriter
 

@@ -55,9 +55,23 @@ class ScaffoldResult:
 
 
 #: family keywords that must stay unquoted in CSS
-_GENERIC_FONTS = {"serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui", "ui-serif",
-                  "ui-sans-serif", "ui-monospace", "ui-rounded", "math", "emoji", "fangsong",
-                  "-apple-system", "blinkmacsystemfont"}
+_GENERIC_FONTS = {
+    "serif",
+    "sans-serif",
+    "monospace",
+    "cursive",
+    "fantasy",
+    "system-ui",
+    "ui-serif",
+    "ui-sans-serif",
+    "ui-monospace",
+    "ui-rounded",
+    "math",
+    "emoji",
+    "fangsong",
+    "-apple-system",
+    "blinkmacsystemfont",
+}
 
 
 def _safe_font(stack: str | None, fallback: str) -> str:
@@ -269,8 +283,9 @@ def plan_files(design_text: str, name: str, *, product: str | None = None) -> di
     }
 
 
-def write_workspace(root: Path, design_text: str, *, name: str, source: str, force: bool = False,
-                    product: str | None = None) -> ScaffoldResult:
+def write_workspace(
+    root: Path, design_text: str, *, name: str, source: str, force: bool = False, product: str | None = None
+) -> ScaffoldResult:
     """Write the workspace files; refuse to overwrite anything unless `force`."""
     files = plan_files(design_text, name, product=product)
     targets = {rel: root / rel for rel in files}

@@ -13,7 +13,7 @@ from typing import Any
 
 #: what each front-matter key holds (a test checks that every schema key has an entry).
 KEY_NOTES: dict[str, str] = {
-    "version": "Optional version of the design system, a string such as \"1.0\".",
+    "version": 'Optional version of the design system, a string such as "1.0".',
     "name": "The design system's name.",
     "description": "One or two sentences about the brand and where the system is used.",
     "omitted": "Sections you leave out on purpose, so the linter does not report them missing.",
@@ -102,9 +102,16 @@ def rules() -> list[dict[str, Any]]:
     """Every lint rule pinup applies, in run order, from the rule registry."""
     from pinup.designmd.rules import RULES, extended_rules
 
-    return [{"name": r.name, "severity": r.severity, "description": " ".join(r.description.split()),
-             "extended": r.extended, "runsWith": "pinup lint --extended" if r.extended else "pinup lint"}
-            for r in (*RULES, *extended_rules())]
+    return [
+        {
+            "name": r.name,
+            "severity": r.severity,
+            "description": " ".join(r.description.split()),
+            "extended": r.extended,
+            "runsWith": "pinup lint --extended" if r.extended else "pinup lint",
+        }
+        for r in (*RULES, *extended_rules())
+    ]
 
 
 def rules_markdown() -> str:
@@ -118,8 +125,15 @@ def rules_markdown() -> str:
 def spec_markdown() -> str:
     """The format, as Markdown."""
     from pinup.designmd.dimensions import STANDARD_UNITS
-    from pinup.designmd.sections import (ALIASES, CANONICAL_ORDER, COMPONENT_SUB_TOKENS, MAX_REFERENCE_DEPTH,
-                                         MAX_TOKEN_NESTING_DEPTH, SCHEMA_KEYS, TYPOGRAPHY_PROPERTIES)
+    from pinup.designmd.sections import (
+        ALIASES,
+        CANONICAL_ORDER,
+        COMPONENT_SUB_TOKENS,
+        MAX_REFERENCE_DEPTH,
+        MAX_TOKEN_NESTING_DEPTH,
+        SCHEMA_KEYS,
+        TYPOGRAPHY_PROPERTIES,
+    )
 
     aliases: dict[str, list[str]] = {}
     for alias, name in ALIASES.items():
@@ -127,9 +141,10 @@ def spec_markdown() -> str:
     units = ", ".join(f"`{u}`" for u in sorted(STANDARD_UNITS))
     keys = "\n".join(f"| `{key}` | {KEY_NOTES[key]} |" for key in SCHEMA_KEYS)
     sections = "\n".join(
-        f"{n}. `## {name}`" + (f" (also accepted: {', '.join(f'`## {a}`' for a in aliases[name])})"
-                                if name in aliases else "")
-        for n, name in enumerate(CANONICAL_ORDER, 1))
+        f"{n}. `## {name}`"
+        + (f" (also accepted: {', '.join(f'`## {a}`' for a in aliases[name])})" if name in aliases else "")
+        for n, name in enumerate(CANONICAL_ORDER, 1)
+    )
     return f"""# The DESIGN.md format
 
 A DESIGN.md is one Markdown file: YAML front matter with the design tokens, between two `---`

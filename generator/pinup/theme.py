@@ -10,8 +10,8 @@ comes from `*-dark` tokens when the DESIGN.md has them and is derived otherwise.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 from urllib.parse import quote_plus
 
@@ -26,43 +26,130 @@ RGB = tuple[int, int, int]
 #: body text must reach this contrast against background and surface (WCAG AA).
 MIN_TEXT_CONTRAST = 4.5
 
-SANS_STACK = ('system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Liberation Sans", Arimo, '
-              '"Noto Sans", sans-serif')
+SANS_STACK = (
+    'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Liberation Sans", Arimo, '
+    '"Noto Sans", sans-serif'
+)
 SERIF_STACK = 'ui-serif, Georgia, Gelasio, Cambria, Caladea, "Times New Roman", Times, "Liberation Serif", Tinos, serif'
-MONO_STACK = ('ui-monospace, SFMono-Regular, Menlo, Monaco, Consolas, "Liberation Mono", Cousine, "Courier New", '
-              'monospace')
+MONO_STACK = (
+    'ui-monospace, SFMono-Regular, Menlo, Monaco, Consolas, "Liberation Mono", Cousine, "Courier New", monospace'
+)
 CONDENSED_STACK = '"Arial Narrow", "Liberation Sans Narrow", "Roboto Condensed", "Helvetica Neue", Arial, sans-serif'
 #: metric-compatible stand-ins (same advance widths), added after the family they copy when a stack names it
 METRIC_CLONES: dict[str, tuple[str, ...]] = {
-    "arial": ("Liberation Sans", "Arimo"), "helvetica": ("Liberation Sans", "Arimo"),
-    "helvetica neue": ("Liberation Sans", "Arimo"), "times new roman": ("Liberation Serif", "Tinos"),
-    "times": ("Liberation Serif", "Tinos"), "courier new": ("Liberation Mono", "Cousine"),
-    "courier": ("Liberation Mono", "Cousine"), "georgia": ("Gelasio",), "calibri": ("Carlito",),
-    "cambria": ("Caladea",), "arial narrow": ("Liberation Sans Narrow",),
+    "arial": ("Liberation Sans", "Arimo"),
+    "helvetica": ("Liberation Sans", "Arimo"),
+    "helvetica neue": ("Liberation Sans", "Arimo"),
+    "times new roman": ("Liberation Serif", "Tinos"),
+    "times": ("Liberation Serif", "Tinos"),
+    "courier new": ("Liberation Mono", "Cousine"),
+    "courier": ("Liberation Mono", "Cousine"),
+    "georgia": ("Gelasio",),
+    "calibri": ("Carlito",),
+    "cambria": ("Caladea",),
+    "arial narrow": ("Liberation Sans Narrow",),
 }
 _CONDENSED_HINTS = ("condensed", "narrow", "compressed", "din", "futura")
 GENERIC_FAMILIES = {
-    "serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui", "ui-serif", "ui-sans-serif",
-    "ui-monospace", "ui-rounded", "emoji", "math", "fangsong",
+    "serif",
+    "sans-serif",
+    "monospace",
+    "cursive",
+    "fantasy",
+    "system-ui",
+    "ui-serif",
+    "ui-sans-serif",
+    "ui-monospace",
+    "ui-rounded",
+    "emoji",
+    "math",
+    "fangsong",
 }
 #: families every platform has (or that are CSS keywords): never requested from Google Fonts.
 SYSTEM_FAMILIES = GENERIC_FAMILIES | {
-    "-apple-system", "blinkmacsystemfont", "segoe ui", "helvetica", "helvetica neue", "arial", "georgia",
-    "times", "times new roman", "courier", "courier new", "menlo", "monaco", "consolas", "sf pro",
-    "sf pro display", "sf pro text", "sf mono", "verdana", "tahoma", "cambria", "inherit", "initial",
+    "-apple-system",
+    "blinkmacsystemfont",
+    "segoe ui",
+    "helvetica",
+    "helvetica neue",
+    "arial",
+    "georgia",
+    "times",
+    "times new roman",
+    "courier",
+    "courier new",
+    "menlo",
+    "monaco",
+    "consolas",
+    "sf pro",
+    "sf pro display",
+    "sf pro text",
+    "sf mono",
+    "verdana",
+    "tahoma",
+    "cambria",
+    "inherit",
+    "initial",
 }
-_SERIF_HINTS = ("serif", "georgia", "times", "garamond", "playfair", "merriweather", "lora", "tiempos",
-                "freight", "baskerville", "caslon", "didot", "bodoni", "crimson", "libre", "source serif")
+_SERIF_HINTS = (
+    "serif",
+    "georgia",
+    "times",
+    "garamond",
+    "playfair",
+    "merriweather",
+    "lora",
+    "tiempos",
+    "freight",
+    "baskerville",
+    "caslon",
+    "didot",
+    "bodoni",
+    "crimson",
+    "libre",
+    "source serif",
+)
 
 # Candidate token names per role, best first. Exact names are tried before substrings.
 ROLE_NAMES: dict[str, tuple[str, ...]] = {
     "bg": ("background", "bg", "canvas", "page", "base", "surface-background", "neutral-0", "white", "surface"),
-    "surface": ("surface", "surface-container", "surface-1", "card", "container", "surface-variant",
-                "background-secondary", "secondary-background", "neutral-50", "neutral-100"),
-    "text": ("on-background", "on-surface", "text", "text-primary", "foreground", "fg", "ink", "body",
-             "content", "neutral-900", "black"),
-    "muted": ("on-surface-variant", "text-secondary", "text-muted", "muted-foreground", "muted", "secondary-text",
-              "text-tertiary", "subtle", "neutral-600", "neutral-500"),
+    "surface": (
+        "surface",
+        "surface-container",
+        "surface-1",
+        "card",
+        "container",
+        "surface-variant",
+        "background-secondary",
+        "secondary-background",
+        "neutral-50",
+        "neutral-100",
+    ),
+    "text": (
+        "on-background",
+        "on-surface",
+        "text",
+        "text-primary",
+        "foreground",
+        "fg",
+        "ink",
+        "body",
+        "content",
+        "neutral-900",
+        "black",
+    ),
+    "muted": (
+        "on-surface-variant",
+        "text-secondary",
+        "text-muted",
+        "muted-foreground",
+        "muted",
+        "secondary-text",
+        "text-tertiary",
+        "subtle",
+        "neutral-600",
+        "neutral-500",
+    ),
     "primary": ("primary", "brand", "accent", "primary-500", "brand-primary", "action", "link"),
     "on-primary": ("on-primary", "on-brand", "on-accent", "primary-foreground"),
     "border": ("border", "outline", "divider", "stroke", "outline-variant", "border-subtle", "line", "separator"),
@@ -79,6 +166,7 @@ _SUBSTRINGS: dict[str, tuple[str, ...]] = {
 
 
 # --- colour maths on 8-bit sRGB (tiny, so the theme never waits on a parser) ---------------
+
 
 def _hex_to_rgb(value: str) -> RGB:
     h = value.lstrip("#")[:6]
@@ -122,6 +210,7 @@ def ensure_contrast(fg: RGB, backgrounds: list[RGB], target: float = MIN_TEXT_CO
 
 
 # --- role picking ---------------------------------------------------------------------------
+
 
 def _opaque(color: Color) -> RGB:
     """Alpha colours are composited on white: good enough to pick chrome roles."""
@@ -218,7 +307,9 @@ def _build_palette(names: dict[str, RGB], mode: str, fallbacks: list[str], base:
         better = [c for c in names.values() if contrast(c, bg) >= 7]
         if better:
             text = max(better, key=lambda c: contrast(c, bg))
-            fallbacks.append(f"{mode}: body text contrast was below {MIN_TEXT_CONTRAST}:1; used a darker palette colour")
+            fallbacks.append(
+                f"{mode}: body text contrast was below {MIN_TEXT_CONTRAST}:1; used a darker palette colour"
+            )
         else:
             bg, text = ((18, 18, 20), (237, 237, 240)) if dark else (WHITE, (26, 26, 26))
             fallbacks.append(f"{mode}: body text contrast was below {MIN_TEXT_CONTRAST}:1; used a safe neutral pairing")
@@ -254,7 +345,7 @@ def _split_names(colors: dict[str, Color]) -> tuple[dict[str, RGB], dict[str, RG
         if key.endswith("-dark"):
             dark[key[: -len("-dark")]] = _opaque(color)
         elif key.startswith("dark-"):
-            dark[key[len("dark-"):]] = _opaque(color)
+            dark[key[len("dark-") :]] = _opaque(color)
         else:
             light[key] = _opaque(color)
     return light, dark
@@ -359,8 +450,9 @@ def describes_dark_default(design: DesignSystem) -> bool:
     ("dark surfaces, vivid green").
     """
     description = (design.description or "").lower()
-    if _DARK_FIRST.search(description) or (re.search(r"\bdark\b", description)
-                                           and not re.search(r"\blight\b", description)):
+    if _DARK_FIRST.search(description) or (
+        re.search(r"\bdark\b", description) and not re.search(r"\blight\b", description)
+    ):
         return True
     prose = " ".join(s.body for s in design.sections if s.canonical in ("Overview", "Colors"))
     text = _CODE_SPAN.sub(" ", prose.lower())
@@ -374,6 +466,7 @@ def describes_dark_default(design: DesignSystem) -> bool:
 
 # --- public API -------------------------------------------------------------------------------
 
+
 def build_theme(design: DesignSystem, *, fonts: str = "system") -> Theme:
     """Decide the chrome: roles for light and dark, fonts, radius, and what fell back."""
     light_names, dark_names = _split_names(design.colors)
@@ -384,13 +477,29 @@ def build_theme(design: DesignSystem, *, fonts: str = "system") -> Theme:
     dark = _build_palette(dark_names, "dark", fallbacks, light)
 
     typo = design.typography
-    body_key = _pick_typography(typo, ("body-md", "body", "body-medium", "body-lg", "body-large", "paragraph",
-                                       "text", "body-sm"), ("body", "paragraph", "text"))
+    body_key = _pick_typography(
+        typo,
+        ("body-md", "body", "body-medium", "body-lg", "body-large", "paragraph", "text", "body-sm"),
+        ("body", "paragraph", "text"),
+    )
     if body_key is None and typo:
         body_key = next(iter(typo))
-    head_key = _pick_typography(typo, ("headline-lg", "headline-md", "headline", "heading", "h1", "display-md",
-                                       "display-lg", "display", "title-lg", "title"),
-                                ("headline", "heading", "display", "title", "h1", "h2"))
+    head_key = _pick_typography(
+        typo,
+        (
+            "headline-lg",
+            "headline-md",
+            "headline",
+            "heading",
+            "h1",
+            "display-md",
+            "display-lg",
+            "display",
+            "title-lg",
+            "title",
+        ),
+        ("headline", "heading", "display", "title", "h1", "h2"),
+    )
     mono_key = _pick_typography(typo, ("code", "mono", "monospace"), ("mono", "code"))
     body_family = typo[body_key].fontFamily if body_key else None
     head_family = typo[head_key].fontFamily if head_key else body_family
@@ -439,8 +548,9 @@ def theme_css(design: DesignSystem, *, fonts: str = "system") -> str:
     return css_for_theme(theme)
 
 
-def css_for_theme(theme: Theme, *, auto_dark: bool = True,
-                  dark_selectors: tuple[str, ...] = ("[data-theme=dark]",)) -> str:
+def css_for_theme(
+    theme: Theme, *, auto_dark: bool = True, dark_selectors: tuple[str, ...] = ("[data-theme=dark]",)
+) -> str:
     """Serialise a decided `Theme` as CSS (safe to inline in a <style> element).
 
     `auto_dark` follows the OS preference until the page picks a theme; embedders

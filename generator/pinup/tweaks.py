@@ -61,8 +61,16 @@ def _dimension(token: str, dim: Any, label: str, lo: float, hi: float, step: flo
     if dim.unit != "px":
         lo, hi, step = lo / 16, hi / 16, 0.0625
     value = dim.css()
-    return Tweakable(token=token, kind="dimension", label=label, value=value, min=lo, max=max(hi, dim.value),
-                     step=step, unit=dim.unit)
+    return Tweakable(
+        token=token,
+        kind="dimension",
+        label=label,
+        value=value,
+        min=lo,
+        max=max(hi, dim.value),
+        step=step,
+        unit=dim.unit,
+    )
 
 
 def tweakables(design: Any) -> list[Tweakable]:
@@ -80,16 +88,24 @@ def tweakables(design: Any) -> list[Tweakable]:
         out.append(_dimension(f"rounded.{radius}", design.rounded[radius], "Corner radius", 0, 32, 1))
     body = _first(["body-md", "body", "body-lg", "body-sm"], design.typography)
     if body is not None and design.typography[body].fontSize is not None:
-        out.append(_dimension(f"typography.{body}.fontSize", design.typography[body].fontSize,
-                              "Base font size", 12, 24, 1))
+        out.append(
+            _dimension(f"typography.{body}.fontSize", design.typography[body].fontSize, "Base font size", 12, 24, 1)
+        )
     unit = _first(["unit", "base", "md", "sm"], design.spacing) or next(iter(design.spacing), None)
     if unit is not None:
         out.append(_dimension(f"spacing.{unit}", design.spacing[unit], "Spacing unit", 2, 48, 1))
     heading = _first(["headline-lg", "headline-md", "display", "heading", "title"], design.typography)
     families = list(dict.fromkeys(t.fontFamily for t in design.typography.values() if t.fontFamily))
     if heading is not None and design.typography[heading].fontFamily and len(families) > 1:
-        out.append(Tweakable(token=f"typography.{heading}.fontFamily", kind="choice", label="Heading font",
-                             value=design.typography[heading].fontFamily, options=families))
+        out.append(
+            Tweakable(
+                token=f"typography.{heading}.fontFamily",
+                kind="choice",
+                label="Heading font",
+                value=design.typography[heading].fontFamily,
+                options=families,
+            )
+        )
     return [t for t in out if t is not None][:MAX_TWEAKABLES]
 
 
@@ -133,7 +149,7 @@ def _scalar_end(line: str, col: int) -> int:
                 i += 2
                 continue
             if line[i] == quote:
-                if quote == "'" and line[i + 1:i + 2] == "'":
+                if quote == "'" and line[i + 1 : i + 2] == "'":
                     i += 2
                     continue
                 return i + 1

@@ -91,8 +91,9 @@ def copy_example(cwd: Path | None = None) -> Path:
     """Copy the bundled example to `./pinup-example/site_src` (once) so feedback lands somewhere visible."""
     copy = (cwd or Path.cwd()) / EXAMPLE_COPY / DEFAULT_NAME
     if not is_workspace(copy):
-        shutil.copytree(bundled_example(), copy, ignore=shutil.ignore_patterns(STATE_DIR, "__pycache__"),
-                        dirs_exist_ok=True)
+        shutil.copytree(
+            bundled_example(), copy, ignore=shutil.ignore_patterns(STATE_DIR, "__pycache__"), dirs_exist_ok=True
+        )
     return copy.resolve()
 
 
@@ -140,8 +141,14 @@ def recorded_port(src: Path) -> int | None:
     return port if isinstance(port, int) and 0 < port < 65536 else None
 
 
-def resolve(src: str | Path | None, out: str | Path | None = None, store: str | Path | None = None, *,
-            must_exist: bool = True, create_example: bool = False) -> Workspace:
+def resolve(
+    src: str | Path | None,
+    out: str | Path | None = None,
+    store: str | Path | None = None,
+    *,
+    must_exist: bool = True,
+    create_example: bool = False,
+) -> Workspace:
     """The workspace for SRC (or the default), its output folder and its store, as absolute paths."""
     if src:
         src_path = Path(src).resolve()

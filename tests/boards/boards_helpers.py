@@ -14,7 +14,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "site_src"
 PINUP = [sys.executable, "-m", "pinup"]
@@ -69,13 +68,35 @@ class Served:
             return self.proc.wait(timeout=10)
 
 
-def start_serve(src: Path, *args: str, site: Path | None = None, env: dict[str, str] | None = None,
-                startup: float = 60, open_browser: bool = False) -> Served:
+def start_serve(
+    src: Path,
+    *args: str,
+    site: Path | None = None,
+    env: dict[str, str] | None = None,
+    startup: float = 60,
+    open_browser: bool = False,
+) -> Served:
     """Start `pinup serve SRC --no-open --port 0 ARGS` and wait for SERVE_STARTED."""
     site = site or src.parent / "site"
-    cmd = [*PINUP, "serve", str(src), *([] if open_browser else ["--no-open"]), "--port", "0", "--out", str(site), *args]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=src.parent,
-                            env={**os.environ, **(env or {})})
+    cmd = [
+        *PINUP,
+        "serve",
+        str(src),
+        *([] if open_browser else ["--no-open"]),
+        "--port",
+        "0",
+        "--out",
+        str(site),
+        *args,
+    ]
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=src.parent,
+        env={**os.environ, **(env or {})},
+    )
     served = Served(proc=proc, src=src, site=site)
     started = threading.Event()
 

@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from boards_helpers import Served, copy_workspace, start_serve
 
 
@@ -20,5 +19,3 @@ def served(workspace: Path) -> Iterator[Served]:
     s = start_serve(workspace, "--timeout", "0")
     yield s
     s.stop()
-
-

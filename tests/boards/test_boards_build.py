@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from boards_helpers import EXAMPLE
 from bs4 import BeautifulSoup
 
-from boards_helpers import EXAMPLE
 from pinup.boards.build import build_boards
 from pinup.boards.spec import BoardError
 from pinup.designmd.lint import lint_path
@@ -62,7 +62,10 @@ def test_outputs_and_manifests(built: Path) -> None:
         # the copy is the source plus the pin/tweak agent script, just before </body>
         copied = (built / "boards/trail-home" / rel).read_text()
         source = (EXAMPLE / "boards/trail-home" / rel).read_text()
-        agent = copied[copied.index('<script data-pinup-agent="1">'):copied.index("</script>", copied.index("data-pinup-agent")) + 9]
+        agent = copied[
+            copied.index('<script data-pinup-agent="1">') : copied.index("</script>", copied.index("data-pinup-agent"))
+            + 9
+        ]
         assert copied.replace(agent + "\n", "") == source
         assert copied.index("data-pinup-agent") < copied.lower().rindex("</body>")
     assert (built / "boards/sighting-badge/variants/c-lichen-tag.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -86,8 +89,17 @@ def test_stable_hooks_and_labels(built: Path) -> None:
         frame = page.select_one(f"#variant-{vid} iframe")
         assert frame["sandbox"] == ["allow-scripts"]  # scripts yes, same origin no
         assert frame["src"].startswith("variants/")
-    for sel in ("#overall-feedback", "#submit-btn", "#regen-btn", ".regen-chiclet[data-action=different]",
-                "#success-msg", "#status", "#feedback-result", ".regen-chiclet[data-action=remix]", "#regen-custom"):
+    for sel in (
+        "#overall-feedback",
+        "#submit-btn",
+        "#regen-btn",
+        ".regen-chiclet[data-action=different]",
+        "#success-msg",
+        "#status",
+        "#feedback-result",
+        ".regen-chiclet[data-action=remix]",
+        "#regen-custom",
+    ):
         assert page.select_one(sel) is not None, sel
     assert page.select_one("#status").has_attr("hidden") and page.select_one("#status").text == ""
     # every form control has a visible label
@@ -120,7 +132,10 @@ def test_image_board_uses_img(built: Path) -> None:
     page = soup(built / "boards/sighting-badge/index.html")
     imgs = page.select(".variant img")
     assert [i["src"] for i in imgs] == [
-        "variants/a-leaf-seal.svg", "variants/b-field-stamp.svg", "variants/c-lichen-tag.png"]
+        "variants/a-leaf-seal.svg",
+        "variants/b-field-stamp.svg",
+        "variants/c-lichen-tag.png",
+    ]
     assert all(i["alt"].startswith("Variant ") for i in imgs)
     assert not page.select(".variant iframe")
 
@@ -195,8 +210,12 @@ def test_full_build_cli_includes_boards(tmp_path: Path) -> None:
     import sys
 
     out = tmp_path / "site"
-    proc = subprocess.run([sys.executable, "-m", "pinup", "build", str(EXAMPLE), "--out", str(out)],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pinup", "build", str(EXAMPLE), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert (out / "boards/trail-home/index.html").is_file()
     assert (out / "boards/index.html").is_file()
@@ -209,8 +228,12 @@ def test_bad_board_via_pinup_build_is_one_clear_line(tmp_path: Path) -> None:
     src = tmp_path / "ws"
     shutil.copytree(EXAMPLE, src, ignore=shutil.ignore_patterns(".pinup"))
     (src / "boards/trail-home/board.yaml").write_text("title: x\nvariants:\n  - id: A\n    file: a.gif\n")
-    proc = subprocess.run([sys.executable, "-m", "pinup", "build", str(src), "--out", str(tmp_path / "site")],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pinup", "build", str(src), "--out", str(tmp_path / "site")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode != 0
     assert "Traceback" not in proc.stderr
     assert "board.yaml:4: variants.0.file: file type .gif is not supported" in proc.stderr

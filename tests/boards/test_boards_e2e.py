@@ -10,7 +10,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from boards_helpers import Served, start_serve, wait_until
 
 pytestmark = pytest.mark.browser
@@ -98,7 +97,10 @@ def test_rating_is_one_radio_group_per_variant(page, served: Served) -> None:  #
     open_board(page, served)
     group = page.get_by_role("radiogroup", name="Rating for B")
     assert group.count() == 1
-    assert page.eval_on_selector_all(".stars[data-variant=B] .star", "els => els.filter(e => e.tabIndex === 0).length") == 1
+    assert (
+        page.eval_on_selector_all(".stars[data-variant=B] .star", "els => els.filter(e => e.tabIndex === 0).length")
+        == 1
+    )
     star = page.get_by_role("radio", name="Rate B 4 of 5")
     star.focus()
     page.keyboard.press("Space")
@@ -110,7 +112,13 @@ def test_rating_is_one_radio_group_per_variant(page, served: Served) -> None:  #
     page.keyboard.press("ArrowLeft")
     assert page.evaluate("window.pinupBoard.collect(false).ratings") == {"B": 3}
     # the checked star is the group's only Tab stop: Tab leaves the group (skipping Clear)
-    assert page.eval_on_selector_all(".stars[data-variant=B] .star", "els => els.map(e => e.tabIndex)") == [-1, -1, 0, -1, -1]
+    assert page.eval_on_selector_all(".stars[data-variant=B] .star", "els => els.map(e => e.tabIndex)") == [
+        -1,
+        -1,
+        0,
+        -1,
+        -1,
+    ]
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "comment-B"
     page.keyboard.press("Shift+Tab")
@@ -207,18 +215,25 @@ def next_round(served: Served, round_no: int) -> None:
     folder.mkdir(parents=True)
     for vid in ("A", "B"):
         (folder / f"{vid.lower()}.html").write_text(
-            f"<!doctype html><title>r{round_no}{vid}</title><h1>Round {round_no} variant {vid}</h1>")
+            f"<!doctype html><title>r{round_no}{vid}</title><h1>Round {round_no} variant {vid}</h1>"
+        )
     (board_dir / "board.yaml").write_text(
         f"title: Mossbook home screen\nbrief: Round {round_no}\nround: {round_no}\nvariants:\n"
         f"  - id: A\n    label: New A\n    file: round-{round_no}/variants/a.html\n"
         f"  - id: B\n    label: New B\n    file: round-{round_no}/variants/b.html\n"
-        f"history:\n  - round: {round_no - 1}\n    variants: []\n")
-    proc = subprocess.run([sys.executable, "-m", "pinup", "build", str(served.src), "--out", str(served.site)],
-                          capture_output=True, text=True, timeout=120)
+        f"history:\n  - round: {round_no - 1}\n    variants: []\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "pinup", "build", str(served.src), "--out", str(served.site)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     info = json.loads((served.site / "serve.json").read_text())
-    r = httpx.post(f"{served.base}/api/reload", json={"board": BOARD},
-                   headers={"Authorization": f"Bearer {info['token']}"})
+    r = httpx.post(
+        f"{served.base}/api/reload", json={"board": BOARD}, headers={"Authorization": f"Bearer {info['token']}"}
+    )
     assert r.status_code == 200, r.text
 
 
@@ -319,8 +334,12 @@ def test_progress_timeout(page, served: Served) -> None:  # type: ignore[no-unty
 
 def test_file_url_submit_shows_json(page, workspace: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     site = tmp_path / "site"
-    proc = subprocess.run([sys.executable, "-m", "pinup", "build", str(workspace), "--out", str(site)],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pinup", "build", str(workspace), "--out", str(site)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
@@ -383,7 +402,9 @@ def test_layout_controls(page, served: Served, artifacts_dir: Path) -> None:  # 
 
 
 @pytest.mark.parametrize("width", [375, 768, 1440])
-def test_phone_variant_readable_without_pressing_anything(page, served: Served, artifacts_dir: Path, width: int) -> None:  # type: ignore[no-untyped-def]
+def test_phone_variant_readable_without_pressing_anything(
+    page, served: Served, artifacts_dir: Path, width: int
+) -> None:  # type: ignore[no-untyped-def]
     """The phone variant is laid out at (at most) phone width and shown unscaled, on any screen."""
     page.set_viewport_size({"width": width, "height": 900})
     open_board(page, served)
@@ -401,8 +422,13 @@ def test_variant_iframe_is_sandboxed(page, served: Served) -> None:  # type: ign
     page.wait_for_function("() => document.querySelectorAll('iframe').length === 3")
     frame = next(f for f in page.frames if f.url.endswith("a-capture-first.html"))
     frame.wait_for_load_state()
-    assert frame.evaluate("() => { try { return parent.document.title; } catch (e) { return 'blocked'; } }") == "blocked"
-    assert frame.evaluate("() => { try { localStorage.length; return 'open'; } catch (e) { return 'blocked'; } }") == "blocked"
+    assert (
+        frame.evaluate("() => { try { return parent.document.title; } catch (e) { return 'blocked'; } }") == "blocked"
+    )
+    assert (
+        frame.evaluate("() => { try { localStorage.length; return 'open'; } catch (e) { return 'blocked'; } }")
+        == "blocked"
+    )
 
 
 def test_image_board_submits(page, served: Served) -> None:  # type: ignore[no-untyped-def]
@@ -424,7 +450,11 @@ def test_token_header_sent_when_embedded(page, workspace: Path, tmp_path: Path) 
         site = tmp_path / "hosted-site"
         proc = subprocess.run(
             [sys.executable, "-m", "pinup", "build", str(workspace), "--out", str(site), "--api-url", served.base],
-            capture_output=True, text=True, timeout=120, env={**__import__("os").environ, "PINUP_BOARD_SECRET": env_secret})
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**__import__("os").environ, "PINUP_BOARD_SECRET": env_secret},
+        )
         assert proc.returncode == 0, proc.stderr
         shutil.copytree(site / "boards" / BOARD, served.site / "boards" / "hosted-copy", dirs_exist_ok=True)
         seen: dict[str, str] = {}
@@ -432,12 +462,15 @@ def test_token_header_sent_when_embedded(page, workspace: Path, tmp_path: Path) 
         page.goto(f"{served.base}/boards/hosted-copy/index.html")
         page.check("input[name=preferred][value=A]")
         page.click("#submit-btn")
-        page.wait_for_function("() => document.querySelector('#status').textContent !== '' || "
-                               "!document.querySelector('#error-box').hidden")
+        page.wait_for_function(
+            "() => document.querySelector('#status').textContent !== '' || !document.querySelector('#error-box').hidden"
+        )
         import hashlib
         import hmac
 
-        assert seen.get("x-pinup-board-token") == hmac.new(env_secret.encode(), BOARD.encode(), hashlib.sha256).hexdigest()
+        assert (
+            seen.get("x-pinup-board-token") == hmac.new(env_secret.encode(), BOARD.encode(), hashlib.sha256).hexdigest()
+        )
     finally:
         served.stop()
 
@@ -449,13 +482,17 @@ def test_axe_wcag_aa(browser, served: Served, node_bin: Path, board: str) -> Non
     axe = (node_bin.parent / "axe-core" / "axe.min.js").read_text()
     context = browser.new_context(bypass_csp=True)  # the served page's CSP rightly refuses axe's inline script
     page = context.new_page()
-    script = ("async () => (await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa']})).violations"
-              ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))")
+    script = (
+        "async () => (await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa']})).violations"
+        ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))"
+    )
     open_board(page, served, board=board)
     page.add_script_tag(content=axe)
     assert page.evaluate(script) == []
-    page.route("**/api/feedback", lambda route: route.fulfill(status=500, content_type="application/json",
-                                                            body='{"error": "store_failed"}'))
+    page.route(
+        "**/api/feedback",
+        lambda route: route.fulfill(status=500, content_type="application/json", body='{"error": "store_failed"}'),
+    )
     page.click("#submit-btn")
     page.wait_for_selector("#error-box:not([hidden])")
     assert "HTTP 500" in page.inner_text("#error-box")
@@ -467,8 +504,21 @@ def test_hosted_board_regenerate_has_no_live_progress(page, served: Served, tmp_
     """A board built with --api-url (hosted) says the next round will be published; it does not wait on SSE."""
     site = tmp_path / "hosted-site"
     proc = subprocess.run(
-        [sys.executable, "-m", "pinup", "build", str(served.src), "--out", str(site), "--api-url", served.base + "/api"],
-        capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "pinup",
+            "build",
+            str(served.src),
+            "--out",
+            str(site),
+            "--api-url",
+            served.base + "/api",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     shutil.copytree(site / "boards" / BOARD, served.site / "boards" / "hosted-copy", dirs_exist_ok=True)
     urls: list[str] = []

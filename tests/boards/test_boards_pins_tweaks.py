@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from boards_helpers import Served
 
 pytestmark = pytest.mark.browser
@@ -27,7 +26,9 @@ def open_board(page, served: Served, board: str = BOARD):  # type: ignore[no-unt
 
 
 def frame_of(page, file: str):  # type: ignore[no-untyped-def]
-    page.wait_for_function(f"() => Array.from(document.querySelectorAll('iframe')).some(f => f.src.endsWith({json.dumps(file)}))")
+    page.wait_for_function(
+        f"() => Array.from(document.querySelectorAll('iframe')).some(f => f.src.endsWith({json.dumps(file)}))"
+    )
     for _ in range(200):
         frame = next((f for f in page.frames if f.url.endswith(file)), None)
         if frame is not None:
@@ -46,12 +47,18 @@ def marker_center(page, pin_number: int) -> tuple[float, float]:  # type: ignore
 
 def element_box(page, frame, selector: str, variant: str) -> dict:  # type: ignore[no-untyped-def]
     """The element's box in page coordinates (frame rect scaled by the frame's transform)."""
-    rect = frame.evaluate(f"() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();"
-                          " return {x: r.left, y: r.top, w: r.width, h: r.height}; }")
+    rect = frame.evaluate(
+        f"() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();"
+        " return {x: r.left, y: r.top, w: r.width, h: r.height}; }"
+    )
     screen = page.locator(f".screen[data-variant={variant}]").bounding_box()
     scale = float(page.get_attribute(f".frame-wrap[data-variant={variant}]", "data-scale"))
-    return {"x": screen["x"] + rect["x"] * scale, "y": screen["y"] + rect["y"] * scale,
-            "w": rect["w"] * scale, "h": rect["h"] * scale}
+    return {
+        "x": screen["x"] + rect["x"] * scale,
+        "y": screen["y"] + rect["y"] * scale,
+        "w": rect["w"] * scale,
+        "h": rect["h"] * scale,
+    }
 
 
 def inside(point: tuple[float, float], box: dict, slack: float = 2) -> bool:
@@ -94,7 +101,9 @@ def test_pin_by_click_follows_its_element_and_is_submitted(page, served: Served)
     pin = page.evaluate("window.pinupBoard.collect(false)")["pins"][0]
     assert pin["variant"] == "B" and pin["severity"] == "minor"
     assert pin["selector"].startswith(target)  # anchored on the nearest data-pin, then a structural path
-    assert frame.evaluate(f"document.querySelector({json.dumps(pin['selector'])}).closest({json.dumps(target)}) !== null")
+    assert frame.evaluate(
+        f"document.querySelector({json.dumps(pin['selector'])}).closest({json.dumps(target)}) !== null"
+    )
     assert pin["note"] == "Search should say what it searches"
     assert 0 < len(pin["text"]) <= 200 and pin["html"].startswith("<") and len(pin["html"]) <= 800
     box = pin["box"]
@@ -115,8 +124,10 @@ def test_marker_follows_scrolling_inside_the_frame(page, served: Served) -> None
     page.wait_for_selector(".pin-layer[data-variant=A] .pin-marker")
     before = marker_center(page, 1)
     frame.evaluate("window.scrollBy(0, 120)")
-    page.wait_for_function(f"() => (() => {{ const m = document.querySelector('.pin-layer[data-variant=A] .pin-marker');"
-                           f" return !m || Math.abs(m.getBoundingClientRect().top + m.offsetHeight / 2 - {before[1]}) > 50; }})()")
+    page.wait_for_function(
+        f"() => (() => {{ const m = document.querySelector('.pin-layer[data-variant=A] .pin-marker');"
+        f" return !m || Math.abs(m.getBoundingClientRect().top + m.offsetHeight / 2 - {before[1]}) > 50; }})()"
+    )
     if page.locator(".pin-layer[data-variant=A] .pin-marker").count():
         assert inside(marker_center(page, 1), element_box(page, frame, target, "A"))
 
@@ -139,7 +150,9 @@ def test_pins_by_keyboard_edit_remove_and_image_box(page, served: Served) -> Non
     page.focus(".pin-editor[data-variant=C] .pin-save")
     page.keyboard.press("Enter")
     pins = page.evaluate("window.pinupBoard.collect(false).pins")
-    assert len(pins) == 1 and pins[0]["note"] == "The serif is hard to read in sunlight" and pins[0]["severity"] == "minor"
+    assert (
+        len(pins) == 1 and pins[0]["note"] == "The serif is hard to read in sunlight" and pins[0]["severity"] == "minor"
+    )
     assert pins[0]["box"] == {"x": 0, "y": 0, "w": 1, "h": 1} and "selector" not in pins[0]
     # pin mode through the keyboard inside the frame: Tab to an element, press Enter
     frame = frame_of(page, "c-journal-page.html")
@@ -185,14 +198,20 @@ def test_messages_without_the_nonce_or_from_elsewhere_are_ignored(page, served: 
     frame = frame_of(page, "b-map-first.html")
     page.click(".pin-mode-btn[data-variant=B]")
     # a forged "picked" from inside the variant but without the nonce, and one from the board itself
-    frame.evaluate("parent.postMessage({pinup: 1, type: 'picked', selector: 'body', text: 'x', rect: {x:0,y:0,w:1,h:1},"
-                   " view: {w: 10, h: 10}}, '*')")
-    page.evaluate("window.postMessage({pinup: 1, type: 'picked', nonce: window.pinupBoard.pinNonce, selector: 'body',"
-                  " rect: {x:0,y:0,w:1,h:1}, view: {w: 10, h: 10}}, '*')")
+    frame.evaluate(
+        "parent.postMessage({pinup: 1, type: 'picked', selector: 'body', text: 'x', rect: {x:0,y:0,w:1,h:1},"
+        " view: {w: 10, h: 10}}, '*')"
+    )
+    page.evaluate(
+        "window.postMessage({pinup: 1, type: 'picked', nonce: window.pinupBoard.pinNonce, selector: 'body',"
+        " rect: {x:0,y:0,w:1,h:1}, view: {w: 10, h: 10}}, '*')"
+    )
     page.wait_for_timeout(300)
     assert page.locator(".pin-editor[data-variant=B]").is_hidden()
     # the sandbox is still closed
-    assert frame.evaluate("() => { try { return parent.document.title; } catch (e) { return 'blocked'; } }") == "blocked"
+    assert (
+        frame.evaluate("() => { try { return parent.document.title; } catch (e) { return 'blocked'; } }") == "blocked"
+    )
 
 
 def test_tweaks_apply_live_and_are_saved(page, served: Served) -> None:  # type: ignore[no-untyped-def]
@@ -202,14 +221,20 @@ def test_tweaks_apply_live_and_are_saved(page, served: Served) -> None:  # type:
     assert frame.eval_on_selector(capture, "e => getComputedStyle(e).backgroundColor") == "rgb(61, 90, 42)"
     assert page.locator(".tweak-input").count() <= 8
     page.fill('.tweak-input[data-token="colors.primary"]', "#1a73e8")
-    frame.wait_for_function(f"() => getComputedStyle(document.querySelector({json.dumps(capture)})).backgroundColor === 'rgb(26, 115, 232)'")
+    frame.wait_for_function(
+        f"() => getComputedStyle(document.querySelector({json.dumps(capture)})).backgroundColor === 'rgb(26, 115, 232)'"
+    )
     radius = '.tweak-input[data-token="rounded.md"]'
     page.fill(radius, "14")
     assert page.inner_text(".tweak[data-token='rounded.md'] .tweak-value") == "14px"
-    frame.wait_for_function("() => getComputedStyle(document.documentElement).getPropertyValue('--r-md').trim() === '14px'")
+    frame.wait_for_function(
+        "() => getComputedStyle(document.documentElement).getPropertyValue('--r-md').trim() === '14px'"
+    )
     body = page.evaluate("window.pinupBoard.collect(false)")
     assert body["tweaks"] == {"colors.primary": "#1a73e8", "rounded.md": "14px"} and body["schemaVersion"] == 2
     page.click("#tweaks-reset")
-    frame.wait_for_function(f"() => getComputedStyle(document.querySelector({json.dumps(capture)})).backgroundColor === 'rgb(61, 90, 42)'")
+    frame.wait_for_function(
+        f"() => getComputedStyle(document.querySelector({json.dumps(capture)})).backgroundColor === 'rgb(61, 90, 42)'"
+    )
     assert "tweaks" not in page.evaluate("window.pinupBoard.collect(false)")
     assert page.evaluate("window.pinupBoard.collect(false).schemaVersion") == 1

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from boards_helpers import wait_until
+
 from pinup.serve.server import ServeOptions, ServeSession
 from pinup.serve.workspace import build, resolve
 
@@ -21,8 +21,9 @@ BOARD = "trail-home"
 def run_session(workspace: Path, **options: Any) -> tuple[ServeSession, threading.Thread]:
     ws = resolve(workspace)
     build(ws)
-    session = ServeSession(ws, ServeOptions(open_browser=False, timeout=0, **options),
-                           stdout=io.StringIO(), stderr=io.StringIO())
+    session = ServeSession(
+        ws, ServeOptions(open_browser=False, timeout=0, **options), stdout=io.StringIO(), stderr=io.StringIO()
+    )
     thread = threading.Thread(target=session.run, daemon=True)
     thread.start()
     assert wait_until(lambda: session.info is not None, timeout=30)
@@ -56,7 +57,9 @@ def test_progress_messages_error_and_retry(page, session: ServeSession, artifact
     page.wait_for_function("() => document.querySelector('#progress-message').textContent.includes('requested')")
     boards = session._boards
     boards.set_status(BOARD, "regenerating", message="generating variant 2 of 3", progress={"done": 1, "total": 3})
-    page.wait_for_function("() => document.querySelector('#progress-message').textContent === 'generating variant 2 of 3'")
+    page.wait_for_function(
+        "() => document.querySelector('#progress-message').textContent === 'generating variant 2 of 3'"
+    )
     assert abs(page.eval_on_selector("#progress-bar", "p => p.value") - 1 / 3) < 0.01
     # how serve --generate reports a failure: one state change that carries the error
     boards.set_status(BOARD, "serving", message="generation failed", error="the model refused <b>this</b>")
@@ -88,7 +91,8 @@ def test_generate_hook_round_trip(page, workspace: Path) -> None:  # type: ignor
             (board_dir / "round-2" / "variants" / "a.html").write_text("<h1>Round 2</h1>")
             (board_dir / "board.yaml").write_text(
                 "title: Mossbook home screen\nround: 2\nvariants:\n"
-                "  - id: A\n    label: Only one\n    file: round-2/variants/a.html\n")
+                "  - id: A\n    label: Only one\n    file: round-2/variants/a.html\n"
+            )
             build(s.ws)
             boards.reload(record["board"])
 
@@ -124,7 +128,8 @@ def test_reload_before_the_page_listens(page, workspace: Path, query: str) -> No
         (board_dir / "round-2" / "variants").mkdir(parents=True)
         (board_dir / "round-2" / "variants" / "b.html").write_text("<h1>Round 2</h1>")
         (board_dir / "board.yaml").write_text(
-            "title: Quick round\nround: 2\nvariants:\n  - id: B\n    file: round-2/variants/b.html\n")
+            "title: Quick round\nround: 2\nvariants:\n  - id: B\n    file: round-2/variants/b.html\n"
+        )
         build(s.ws)
         boards.reload(record["board"])
 

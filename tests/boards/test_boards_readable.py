@@ -9,7 +9,6 @@ import sys
 
 import httpx
 import pytest
-
 from boards_helpers import PINUP, Served, wait_until
 
 pytestmark = pytest.mark.browser
@@ -43,8 +42,10 @@ def test_server_errors_speak_to_a_person(page, served: Served) -> None:  # type:
     open_board(page, served)
     page.check("input[name=preferred][value=A]")
     # a name over the limit reaches the real server (the page's own check and maxlength are bypassed)
-    page.evaluate("document.querySelector('#reviewer-name').removeAttribute('maxlength');"
-                  "window.pinupBoard.limits.reviewer = 100000")
+    page.evaluate(
+        "document.querySelector('#reviewer-name').removeAttribute('maxlength');"
+        "window.pinupBoard.limits.reviewer = 100000"
+    )
     page.fill("#reviewer-name", "N" * 150)
     page.click("#submit-btn")
     page.wait_for_selector("#error-box:not([hidden])")
@@ -108,18 +109,43 @@ def test_pins_tweaks_submitted_and_shown_next_round_with_reopen(page, served: Se
     items = httpx.get(f"{served.base}/api/items", params={"board": BOARD}).json()["items"]
     pin_item = next(i for i in items if i["kind"] == "pin")
     env_src = ["--src", str(served.src)]
-    done = subprocess.run([*PINUP, "feedback", "resolve", str(pin_item["n"]), "--board", BOARD, "--status", "resolved",
-                           "--summary", "Labels are 14px now", *env_src], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [
+            *PINUP,
+            "feedback",
+            "resolve",
+            str(pin_item["n"]),
+            "--board",
+            BOARD,
+            "--status",
+            "resolved",
+            "--summary",
+            "Labels are 14px now",
+            *env_src,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     board_yaml = served.src / "boards" / BOARD / "board.yaml"
-    board_yaml.write_text(board_yaml.read_text().replace("round: 1", "round: 2") +
-                          "history:\n  - round: 1\n    variants: []\n")
-    built = subprocess.run([sys.executable, "-m", "pinup", "build", str(served.src), "--out", str(served.site)],
-                           capture_output=True, text=True, timeout=120)
+    board_yaml.write_text(
+        board_yaml.read_text().replace("round: 1", "round: 2") + "history:\n  - round: 1\n    variants: []\n"
+    )
+    built = subprocess.run(
+        [sys.executable, "-m", "pinup", "build", str(served.src), "--out", str(served.site)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert built.returncode == 0, built.stderr
     token = json.loads((served.site / "serve.json").read_text())["token"]
-    assert httpx.post(f"{served.base}/api/reload", json={"board": BOARD},
-                      headers={"Authorization": f"Bearer {token}"}).status_code == 200
+    assert (
+        httpx.post(
+            f"{served.base}/api/reload", json={"board": BOARD}, headers={"Authorization": f"Bearer {token}"}
+        ).status_code
+        == 200
+    )
     page.wait_for_function("() => document.body.dataset.round === '2'", timeout=20000)
     page.wait_for_selector("#earlier-items:not([hidden])")
     row = page.locator(f"#earlier-list li[data-item='{pin_item['n']}']")

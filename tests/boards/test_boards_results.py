@@ -19,9 +19,20 @@ BOARD = "trail-home"
 
 
 def rec(n: int, **fields: Any) -> StoredRecord:
-    base: dict[str, Any] = {"schemaVersion": 1, "board": BOARD, "round": 1, "id": f"id{n}", "kind": "final",
-                            "receivedAt": f"2026-11-30T14:0{n}:00.000000Z", "clientId": f"c{n}", "ratings": {},
-                            "comments": {}, "regenerated": False, "regenerateAction": None, "remixSpec": None}
+    base: dict[str, Any] = {
+        "schemaVersion": 1,
+        "board": BOARD,
+        "round": 1,
+        "id": f"id{n}",
+        "kind": "final",
+        "receivedAt": f"2026-11-30T14:0{n}:00.000000Z",
+        "clientId": f"c{n}",
+        "ratings": {},
+        "comments": {},
+        "regenerated": False,
+        "regenerateAction": None,
+        "remixSpec": None,
+    }
     base.update(fields)
     if base["regenerated"]:
         base["kind"] = "regenerate"
@@ -43,7 +54,7 @@ def in_berlin() -> Iterator[None]:
 
 def results() -> Any:
     records = [
-        rec(1, reviewer="Ana", preferred="B", comments={"B": "=HYPERLINK(\"x\")", "A": "Too busy"}),
+        rec(1, reviewer="Ana", preferred="B", comments={"B": '=HYPERLINK("x")', "A": "Too busy"}),
         rec(2, reviewer="Bo", preferred=None, overall="no favourite"),  # final, but no pick
         rec(3, reviewer="Cy", preferred="A"),
         rec(4, regenerated=True, regenerateAction="different"),
@@ -58,8 +69,11 @@ def test_counts_reviewers_with_a_final_pick_and_names_actions(in_berlin: None) -
     res = results()
     assert res.pickers == 2 and res.submissions == 3
     assert [(q.label, q.words) for q in res.regenerate] == [
-        ("Totally different", None), ("More like B", None), ("Remix: layout from B, colors from A", None),
-        ("In their own words", "Keep B's map, larger type")]
+        ("Totally different", None),
+        ("More like B", None),
+        ("Remix: layout from B, colors from A", None),
+        ("In their own words", "Keep B's map, larger type"),
+    ]
     html = render_results_page(res, theme_css="", site_name="Mossbook", store_label="local feedback store")
     soup = BeautifulSoup(html, "html.parser")
     assert soup.select_one("#reviewer-count").get_text() == "2"
@@ -83,7 +97,7 @@ def test_csv_has_the_comments_and_no_formulas() -> None:
     rows = list(csv.DictReader(io.StringIO(results_csv(results()))))
     by_variant = {r["variant"]: r for r in rows}
     assert by_variant["A"]["comments"] == "Ana: Too busy" and by_variant["A"]["comment_count"] == "1"
-    assert by_variant["B"]["comments"] == "Ana: =HYPERLINK(\"x\")"  # starts with the name: never a formula
+    assert by_variant["B"]["comments"] == 'Ana: =HYPERLINK("x")'  # starts with the name: never a formula
     assert by_variant["B"]["picks"] == "1"
     hostile = aggregate(BOARD, [rec(1, reviewer=None, comments={"A": "x"})], variants=[("A", "=cmd|' /C calc'!A0")])
     assert list(csv.DictReader(io.StringIO(results_csv(hostile))))[0]["label"].startswith("'=")

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from boards_helpers import copy_workspace
 from click.testing import CliRunner
 
-from boards_helpers import copy_workspace
 from pinup.cli import cli
 from pinup.designmd.lint import lint_path
 from pinup.tweaks import TweakError, apply_tweaks, check_value, tweakables
@@ -41,11 +41,25 @@ primary: "#3d5a2a" stays as prose.
 def test_tweakables_pick_at_most_eight_key_tokens(tmp_path: Path) -> None:
     (tmp_path / "DESIGN.md").write_text(DESIGN)
     items = tweakables(lint_path(tmp_path / "DESIGN.md").design)
-    assert [t.token for t in items] == ["colors.primary", "colors.surface", "colors.on-surface", "rounded.md",
-                                        "typography.body-md.fontSize", "spacing.md",
-                                        "typography.headline-lg.fontFamily"]
-    assert items[3].manifest() == {"token": "rounded.md", "kind": "dimension", "label": "Corner radius",
-                                   "value": "8px", "min": 0, "max": 32, "step": 1, "unit": "px"}
+    assert [t.token for t in items] == [
+        "colors.primary",
+        "colors.surface",
+        "colors.on-surface",
+        "rounded.md",
+        "typography.body-md.fontSize",
+        "spacing.md",
+        "typography.headline-lg.fontFamily",
+    ]
+    assert items[3].manifest() == {
+        "token": "rounded.md",
+        "kind": "dimension",
+        "label": "Corner radius",
+        "value": "8px",
+        "min": 0,
+        "max": 32,
+        "step": 1,
+        "unit": "px",
+    }
     assert items[-1].kind == "choice" and items[-1].options == ["Public Sans, sans-serif", "Literata, serif"]
     assert check_value(items[0], "#1a73e8") is None and check_value(items[0], "blue")
     assert check_value(items[3], "12px") is None and check_value(items[3], "12em")
@@ -53,9 +67,16 @@ def test_tweakables_pick_at_most_eight_key_tokens(tmp_path: Path) -> None:
 
 
 def test_apply_changes_only_the_values() -> None:
-    out = apply_tweaks(DESIGN, {"colors.primary": "#1a73e8", "colors.surface": "#ffffff", "rounded.md": "12px",
-                                "typography.body-md.fontSize": "17px",
-                                "typography.headline-lg.fontFamily": "Public Sans, sans-serif"})
+    out = apply_tweaks(
+        DESIGN,
+        {
+            "colors.primary": "#1a73e8",
+            "colors.surface": "#ffffff",
+            "rounded.md": "12px",
+            "typography.body-md.fontSize": "17px",
+            "typography.headline-lg.fontFamily": "Public Sans, sans-serif",
+        },
+    )
     before, after = DESIGN.splitlines(), out.splitlines()
     changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
     assert changed == [
@@ -75,9 +96,18 @@ def test_cli_writes_a_copy_and_prints_the_diff(tmp_path: Path) -> None:
     ws = copy_workspace(tmp_path)
     original = (ws / "DESIGN.md").read_bytes()
     store = FileStore(ws / ".pinup" / "feedback")
-    store.save({"schemaVersion": 2, "board": "trail-home", "round": 1, "id": "abcdef123456",
-                "receivedAt": "2026-12-01T09:00:00.000000Z", "kind": "final", "preferred": "A",
-                "tweaks": {"colors.primary": "#1a73e8", "rounded.md": "12px"}})
+    store.save(
+        {
+            "schemaVersion": 2,
+            "board": "trail-home",
+            "round": 1,
+            "id": "abcdef123456",
+            "receivedAt": "2026-12-01T09:00:00.000000Z",
+            "kind": "final",
+            "preferred": "A",
+            "tweaks": {"colors.primary": "#1a73e8", "rounded.md": "12px"},
+        }
+    )
     runner = CliRunner()
     result = runner.invoke(cli, ["tweaks", "apply", "abcdef", "--src", str(ws), "--format", "json"])
     assert result.exit_code == 0, result.output

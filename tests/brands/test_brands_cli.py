@@ -19,8 +19,9 @@ BRAND_REFS = ROOT / "brand_refs"
 
 def _run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
-    return subprocess.run([sys.executable, "-m", "pinup", *args], capture_output=True, text=True, timeout=120,
-                          cwd=cwd, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "pinup", *args], capture_output=True, text=True, timeout=120, cwd=cwd, env=env
+    )
 
 
 def test_list_json_matches_manifest() -> None:

@@ -21,8 +21,16 @@ EXPECTED_SLUGS = (
     "vercel linear stripe figma notion apple airbnb spotify cursor supabase posthog framer runwayml "
     "mistral elevenlabs coinbase revolut nike ferrari spacex starbucks shopify ibm raycast cal-com"
 ).split()
-SECTIONS = ["Overview", "Colors", "Typography", "Layout", "Elevation & Depth", "Shapes", "Components",
-            "Do's and Don'ts"]
+SECTIONS = [
+    "Overview",
+    "Colors",
+    "Typography",
+    "Layout",
+    "Elevation & Depth",
+    "Shapes",
+    "Components",
+    "Do's and Don'ts",
+]
 #: at most this many warnings per brand file (few, per the issue); the example must have none
 MAX_BRAND_WARNINGS = 2
 

@@ -28,7 +28,8 @@ def test_installed_layout_wins(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     (data / "site_src").mkdir(parents=True)
     (data / "site_src" / "DESIGN.md").write_text("# example\n", encoding="utf-8")
     (data / "brand_refs" / "manifest.json").write_text(
-        json.dumps([{"slug": "acme", "name": "Acme", "category": "testing", "description": "x"}]), encoding="utf-8")
+        json.dumps([{"slug": "acme", "name": "Acme", "category": "testing", "description": "x"}]), encoding="utf-8"
+    )
     (data / "brand_refs" / "acme" / "DESIGN.md").write_text("---\nname: Acme\n---\n", encoding="utf-8")
     monkeypatch.setattr(brands, "DATA_DIR", data)
     assert brands.brand_refs_dir() == data / "brand_refs"
@@ -55,8 +56,7 @@ def test_manifest_model_and_lookup() -> None:
 
 def test_bad_manifest_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv(brands.BRAND_REFS_ENV, str(tmp_path))
-    (tmp_path / "manifest.json").write_text('[{"slug": "Bad Slug!", "name": "x", "category": "y"}]',
-                                            encoding="utf-8")
+    (tmp_path / "manifest.json").write_text('[{"slug": "Bad Slug!", "name": "x", "category": "y"}]', encoding="utf-8")
     with pytest.raises(brands.BrandError, match="invalid manifest"):
         brands.load_manifest()
     (tmp_path / "manifest.json").write_text("{not json", encoding="utf-8")
@@ -67,6 +67,7 @@ def test_bad_manifest_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path
 def test_listed_brand_with_missing_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv(brands.BRAND_REFS_ENV, str(tmp_path))
     (tmp_path / "manifest.json").write_text(
-        json.dumps([{"slug": "ghost", "name": "Ghost", "category": "c"}]), encoding="utf-8")
+        json.dumps([{"slug": "ghost", "name": "Ghost", "category": "c"}]), encoding="utf-8"
+    )
     with pytest.raises(brands.BrandError, match="missing"):
         brands.read_brand("ghost")

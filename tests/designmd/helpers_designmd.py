@@ -42,7 +42,9 @@ def dump(data: Any) -> str:
     return dumps(data)
 
 
-def run_pinup(*args: str, input: bytes | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+def run_pinup(
+    *args: str, input: bytes | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
     full_env = dict(os.environ)
     full_env.update(env or {})
     exe = [str(PINUP)] if PINUP.exists() else [sys.executable, "-m", "pinup"]

@@ -155,7 +155,9 @@ def test_export_maps_export_errors(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_export_css_vars_from_stdin() -> None:
-    result = run_pinup("export", "--format", "css-vars", "--prefix", "ds", "-", input=(CORPUS / "full-ok.md").read_bytes())
+    result = run_pinup(
+        "export", "--format", "css-vars", "--prefix", "ds", "-", input=(CORPUS / "full-ok.md").read_bytes()
+    )
     assert result.returncode == 0
     assert "  --ds-color-primary: #0b57d0;" in result.stdout.decode()
 

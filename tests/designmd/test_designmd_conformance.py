@@ -8,6 +8,7 @@ JSON and Markdown, byte for byte (YAML error messages included). `diff` must pri
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,7 @@ def test_lint_json_matches_reference(path: Path, reference_runs: dict[str, Any])
     expected, actual = json.loads(ref_out), json.loads(mine.stdout)
     assert actual["summary"] == expected["summary"]
     assert len(actual["findings"]) == len(expected["findings"])
-    for want, got in zip(expected["findings"], actual["findings"]):
+    for want, got in zip(expected["findings"], actual["findings"], strict=True):
         for key in ("severity", "path", "rule"):
             assert got.get(key) == want.get(key), (key, want, got)
         if path.name in YAML_WORDING and "path" not in want and "rule" not in want:
@@ -100,17 +101,75 @@ def test_read_errors_match_reference(kind: str, tmp_path: Path, reference: Refer
     assert mine.stderr.decode() == ref.stderr
 
 
-def _random_design_md(rng: "random.Random", n: int) -> str:
-    colors = ['"#fff"', '"#0b57d0"', "red", "Tan", '"rgb(1 2 3)"', '"hsl(10 20% 30%)"', '"{colors.primary}"',
-              '"{colors.a}"', '"{colors.b}"', '"{rounded.md}"', '"#GGG"', "12", "true", "", "[a]", '"oklch(0.5 0.1 20)"',
-              '"color-mix(in srgb, red, blue 20%)"', "transparent", '"#00000080"', '"{colors.g0.a}"']
-    dims = ["4px", "0.5rem", '"1em"', "50%", "0", '"{spacing.sm}"', '"{rounded.md}"', "auto", "12", '"-2px"', "1vh",
-            '"{spacing.x}"', '"{typography.t0}"']
-    names = ["primary", "on-primary", "secondary", "a", "b", "brand-500", "surface-dim", "inverse-on-surface",
-             "accent", "x", "100", "050", "on-accent", "a-b"]
+def _random_design_md(rng: random.Random, n: int) -> str:
+    colors = [
+        '"#fff"',
+        '"#0b57d0"',
+        "red",
+        "Tan",
+        '"rgb(1 2 3)"',
+        '"hsl(10 20% 30%)"',
+        '"{colors.primary}"',
+        '"{colors.a}"',
+        '"{colors.b}"',
+        '"{rounded.md}"',
+        '"#GGG"',
+        "12",
+        "true",
+        "",
+        "[a]",
+        '"oklch(0.5 0.1 20)"',
+        '"color-mix(in srgb, red, blue 20%)"',
+        "transparent",
+        '"#00000080"',
+        '"{colors.g0.a}"',
+    ]
+    dims = [
+        "4px",
+        "0.5rem",
+        '"1em"',
+        "50%",
+        "0",
+        '"{spacing.sm}"',
+        '"{rounded.md}"',
+        "auto",
+        "12",
+        '"-2px"',
+        "1vh",
+        '"{spacing.x}"',
+        '"{typography.t0}"',
+    ]
+    names = [
+        "primary",
+        "on-primary",
+        "secondary",
+        "a",
+        "b",
+        "brand-500",
+        "surface-dim",
+        "inverse-on-surface",
+        "accent",
+        "x",
+        "100",
+        "050",
+        "on-accent",
+        "a-b",
+    ]
     props = ["backgroundColor", "textColor", "rounded", "padding", "typography", "size", "borderColor", "height"]
-    sections = ["Overview", "Colors", "Typography", "Layout", "Elevation", "Shapes", "Components",
-                "Do's and Don'ts", "Brand & Style", "Notes", "Layout & Spacing", "colors"]
+    sections = [
+        "Overview",
+        "Colors",
+        "Typography",
+        "Layout",
+        "Elevation",
+        "Shapes",
+        "Components",
+        "Do's and Don'ts",
+        "Brand & Style",
+        "Notes",
+        "Layout & Spacing",
+        "colors",
+    ]
     lines = ["---", f"name: Random {n}"]
     if rng.random() < 0.9:
         lines.append("colors:")
@@ -130,9 +189,14 @@ def _random_design_md(rng: "random.Random", n: int) -> str:
         lines.append("typography:")
         for i in range(rng.randrange(0, 4)):
             lines.append(f"  t{i}:")
-            for prop, values in [("fontFamily", ["Inter", "Tan", '"#333"']), ("fontSize", dims),
-                                 ("fontWeight", ["400", '"500"', "bold", '""']), ("lineHeight", [*dims, "1.5", '"1.5"']),
-                                 ("letterSpacing", dims), ("textTransform", ["upper"])]:
+            for prop, values in [
+                ("fontFamily", ["Inter", "Tan", '"#333"']),
+                ("fontSize", dims),
+                ("fontWeight", ["400", '"500"', "bold", '""']),
+                ("lineHeight", [*dims, "1.5", '"1.5"']),
+                ("letterSpacing", dims),
+                ("textTransform", ["upper"]),
+            ]:
                 if rng.random() < 0.5:
                     lines.append(f"    {prop}: {rng.choice(values)}")
             if lines[-1].endswith(":"):
@@ -170,6 +234,6 @@ def test_random_documents_match_reference(tmp_path: Path, reference: ReferenceOr
         path.write_text(_random_design_md(rng, n), encoding="utf-8")
         paths.append(path)
     expected = reference.many(("lint", str(p)) for p in paths)
-    for path, ref in zip(paths, expected):
+    for path, ref in zip(paths, expected, strict=True):
         mine = run_pinup("lint", str(path))
         assert (mine.returncode, mine.stdout.decode()) == (ref.returncode, ref.stdout), path.read_text()

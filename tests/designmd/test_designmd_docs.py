@@ -18,8 +18,17 @@ def test_every_rule_is_documented() -> None:
 
 def test_rules_have_docstrings_and_registry_order() -> None:
     assert [r.name for r in RULES] == [
-        "broken-ref", "missing-primary", "contrast-ratio", "orphaned-tokens", "token-summary", "missing-sections",
-        "missing-typography", "section-order", "unknown-key", "token-like-ignored", "omitted-rules",
+        "broken-ref",
+        "missing-primary",
+        "contrast-ratio",
+        "orphaned-tokens",
+        "token-summary",
+        "missing-sections",
+        "missing-typography",
+        "section-order",
+        "unknown-key",
+        "token-like-ignored",
+        "omitted-rules",
     ]
     for rule in (*RULES, *extended_rules()):
         assert rule.check.__doc__, rule.name

@@ -25,7 +25,7 @@ sys.stderr.write("MODULES=" + json.dumps(sorted(sys.modules)) + "\\n")
 def _modules(path: str) -> set[str]:
     result = subprocess.run([sys.executable, "-c", SCRIPT, path], capture_output=True, timeout=120)
     line = [x for x in result.stderr.decode().splitlines() if x.startswith("MODULES=")][0]
-    return set(json.loads(line[len("MODULES="):]))
+    return set(json.loads(line[len("MODULES=") :]))
 
 
 def test_lint_imports_nothing_heavy() -> None:

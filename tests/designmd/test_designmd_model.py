@@ -33,7 +33,14 @@ def test_lint_path_populates_the_design_system() -> None:
     assert button.properties["backgroundColor"].hex == "#0b57d0"
     assert button.properties["typography"].fontFamily.startswith("Inter")
     assert [s.canonical for s in design.sections] == [
-        "Overview", "Colors", "Typography", "Layout", "Elevation & Depth", "Shapes", "Components", "Do's and Don'ts",
+        "Overview",
+        "Colors",
+        "Typography",
+        "Layout",
+        "Elevation & Depth",
+        "Shapes",
+        "Components",
+        "Do's and Don'ts",
     ]
     colors = design.sections[1]
     assert colors.heading == "Colors" and colors.line == 54
@@ -51,7 +58,9 @@ def test_lint_path_populates_the_design_system() -> None:
 def test_findings_carry_lines_and_rules() -> None:
     report = lint_text((CORPUS / "refs.md").read_text())
     by_message = {f.message: f for f in report.findings}
-    invalid = by_message["'#GGG' is not a valid color. Expected a CSS color value (e.g., #ffffff, rgb(0 0 0), oklch(0.5 0.2 240))."]
+    invalid = by_message[
+        "'#GGG' is not a valid color. Expected a CSS color value (e.g., #ffffff, rgb(0 0 0), oklch(0.5 0.2 240))."
+    ]
     assert invalid.path == "colors.invalid" and invalid.line == 12 and invalid.rule is None
     broken = [f for f in report.findings if f.rule == "broken-ref" and f.severity == "error"]
     assert broken and all(f.line == 42 for f in broken)
@@ -102,7 +111,9 @@ def test_parse_color(value: str, hex_: str) -> None:
     assert color is not None and color.hex == hex_ and color.raw == value
 
 
-@pytest.mark.parametrize("value", ["#12345", "ff0000", "currentColor", "rgb(none 0 0)", "color(display-p3 1 0 0)", "", None, 5])
+@pytest.mark.parametrize(
+    "value", ["#12345", "ff0000", "currentColor", "rgb(none 0 0)", "color(display-p3 1 0 0)", "", None, 5]
+)
 def test_parse_color_rejects(value: object) -> None:
     assert parse_color(value) is None
 
@@ -118,7 +129,9 @@ def test_contrast_and_oklch() -> None:
     assert to_oklch(white)[1] == pytest.approx(0, abs=1e-6)
 
 
-@pytest.mark.parametrize(("value", "text"), [(1.005, "1.00"), (1.125, "1.13"), (4.495, "4.50"), (2.0, "2.00"), (-0.001, "0.00")])
+@pytest.mark.parametrize(
+    ("value", "text"), [(1.005, "1.00"), (1.125, "1.13"), (4.495, "4.50"), (2.0, "2.00"), (-0.001, "0.00")]
+)
 def test_to_fixed_matches_javascript(value: float, text: str) -> None:
     assert to_fixed(value, 2) == text
 

@@ -145,7 +145,7 @@ def test_cli_lint_stays_reference_and_extended_tolerates_modes() -> None:
 ODD = [
     'themes: notalist\ncolors:\n  a: {light: "#fff", dark: "#000"}\n',
     'themes: [1, 2, ""]\ncolors:\n  a: {light: "#fff", dark: "#000"}\n',
-    'themes: [light, dark]\ndefault-theme: 5\ncolors:\n  a: {light: null, dark: [1]}\n  b: {light: {x: 1}}\n',
+    "themes: [light, dark]\ndefault-theme: 5\ncolors:\n  a: {light: null, dark: [1]}\n  b: {light: {x: 1}}\n",
     'themes: [light, dark]\ncolors:\n  a: {light: "{colors.b}", dark: "{colors.b}"}\n  b: {light: "{colors.a}", dark: "{colors.a}"}\n',
     'colors:\n  a: "#fff"\n  a-dark: "{colors.a}"\n  -dark: "#000"\n  x-dark: "#111"\n',
     'themes: [dark]\ncolors:\n  a: {dark: "#000"}\n  a-dark: "#111"\n',
@@ -168,5 +168,7 @@ def test_odd_mode_input_never_raises_and_exports() -> None:
                 pass
     nulls = run(f"---\n{ODD[2]}---\n", extended=True)
     assert {f.path for f in nulls.findings if f.rule == "mode-value"} == {
-        "colors.a.light", "colors.a.dark", "colors.b.light"
+        "colors.a.light",
+        "colors.a.dark",
+        "colors.b.light",
     }

@@ -9,7 +9,7 @@ from helpers_designmd import CORPUS, corpus_files, read_text
 
 from pinup.designmd.lint import lint_text, run
 from pinup.designmd.parser import parse_document
-from pinup.designmd.yamlload import YamlError, _compose_exact, _compose_fast, _Builder
+from pinup.designmd.yamlload import YamlError, _Builder, _compose_exact, _compose_fast
 
 
 def _mutations(text: str, seed: int) -> list[str]:
@@ -32,7 +32,9 @@ def _mutations(text: str, seed: int) -> list[str]:
             out.append("\n".join(copy))
         elif choice == 3 and text:
             i = rng.randrange(len(text))
-            out.append(text[:i] + rng.choice(['"', "'", "{", "[", ":", "#", "\x00", "\r", "&a ", "*a", "!!int "]) + text[i:])
+            out.append(
+                text[:i] + rng.choice(['"', "'", "{", "[", ":", "#", "\x00", "\r", "&a ", "*a", "!!int "]) + text[i:]
+            )
         elif choice == 4:
             out.append(text.replace("\n", "\r\n", rng.randrange(1, 20)))
         elif choice == 5 and lines:
@@ -75,7 +77,7 @@ def test_mutated_corpus_never_raises(path) -> None:  # type: ignore[no-untyped-d
         "---\n" + "a:\n" + "  " * 300 + "b: 1\n---",
         "---\ncolors:\n" + "".join(f"  {'  ' * i}l{i}:\n" for i in range(400)) + "---",
         "---\n" + "[" * 2000 + "\n---",
-        "---\ncomponents:\n  x:\n    backgroundColor: \"{colors.a}\"\ncolors:\n  a: \"{colors.a}\"\n---",
+        '---\ncomponents:\n  x:\n    backgroundColor: "{colors.a}"\ncolors:\n  a: "{colors.a}"\n---',
         "---\ntypography:\n  body: ~\n---",
     ],
 )
@@ -98,7 +100,9 @@ def big_document(count: int) -> str:
         lines += [f"  comp{i}:", f'    backgroundColor: "{{colors.c{i}}}"', '    textColor: "{colors.primary}"']
     lines += ["---", ""]
     for section in ("Overview", "Colors", "Typography"):
-        lines += [f"## {section}", ""] + [f"Line {i} of {section} prose with **bold** text." for i in range(2000)] + [""]
+        lines += (
+            [f"## {section}", ""] + [f"Line {i} of {section} prose with **bold** text." for i in range(2000)] + [""]
+        )
     return "\n".join(lines)
 
 
@@ -143,7 +147,7 @@ def test_fast_yaml_path_agrees_with_exact_path(path) -> None:  # type: ignore[no
         a, b = _Builder(text, offset), _Builder(text, offset)
         try:
             fast_value = a.build(fast)
-        except YamlError as exc:
+        except YamlError:
             with pytest.raises(YamlError):
                 b.build(exact)
             continue
@@ -176,10 +180,26 @@ def _markdown_samples() -> list[tuple[str, str]]:
         samples.append((path.name, text))
         samples += [(f"{path.name}~{i}", t) for i, t in enumerate(_mutations(text, len(text)))]
     tricky = [
-        "## A\n---\n", "Para\n## B\n", "- item\n\n  ```yaml\n  a: 1\n  ```\n", "```yaml\na: 1\n", "```yaml\n```\n",
-        "## C ##\n", "## #\n", "##\n", "## C#\n", "``` yaml extra\nk: v\n```\n", "~~~~yml\nk: v\n~~~\n~~~~\n",
-        "text\n```yaml\nk: v\n```\n", "1. one\n2. two\n## After\n", "Para\n===\n", "***\n## X\n", "## Do's and Don'ts\n",
-        "# H1\n### H3\n## H2 text  \n", "[ref]: /url\n## Link\n", "  ## Indented two\n", "```\n## not\n```\n## yes\n",
+        "## A\n---\n",
+        "Para\n## B\n",
+        "- item\n\n  ```yaml\n  a: 1\n  ```\n",
+        "```yaml\na: 1\n",
+        "```yaml\n```\n",
+        "## C ##\n",
+        "## #\n",
+        "##\n",
+        "## C#\n",
+        "``` yaml extra\nk: v\n```\n",
+        "~~~~yml\nk: v\n~~~\n~~~~\n",
+        "text\n```yaml\nk: v\n```\n",
+        "1. one\n2. two\n## After\n",
+        "Para\n===\n",
+        "***\n## X\n",
+        "## Do's and Don'ts\n",
+        "# H1\n### H3\n## H2 text  \n",
+        "[ref]: /url\n## Link\n",
+        "  ## Indented two\n",
+        "```\n## not\n```\n## yes\n",
     ]
     samples += [(f"tricky{i}", t) for i, t in enumerate(tricky)]
     return samples
@@ -204,11 +224,56 @@ def test_fast_markdown_scan_on_random_documents() -> None:
     from pinup.designmd.parser import scan_markdown, scan_simple
 
     pieces = [
-        "## Colors", "## Brand & Style", "##Colors", "  ## Two", "### Three", "# One", "## Colors ##", "## `x`",
-        "Text line", "more text", "", "", "---", "===", "***", "- item", "* item", "1. item", "  continued",
-        "```yaml", "```", "~~~yml", "~~~", "````", "key: value", "  nested: 1", "> quote", "<div>", "    code",
-        "- ## Shapes", "- **Bold** item", "- `#fff` code", "1. **x**", "* *em*", "-  two spaces", "- - nested",
-        "- ```yaml", "-", "+ > q", "10) ten", "  ```yaml", "   ~~~", "[a]: /b", "## A *b*", "##", "## #", "## C#", "text ## not", "\\## escaped", "## Do's",
+        "## Colors",
+        "## Brand & Style",
+        "##Colors",
+        "  ## Two",
+        "### Three",
+        "# One",
+        "## Colors ##",
+        "## `x`",
+        "Text line",
+        "more text",
+        "",
+        "",
+        "---",
+        "===",
+        "***",
+        "- item",
+        "* item",
+        "1. item",
+        "  continued",
+        "```yaml",
+        "```",
+        "~~~yml",
+        "~~~",
+        "````",
+        "key: value",
+        "  nested: 1",
+        "> quote",
+        "<div>",
+        "    code",
+        "- ## Shapes",
+        "- **Bold** item",
+        "- `#fff` code",
+        "1. **x**",
+        "* *em*",
+        "-  two spaces",
+        "- - nested",
+        "- ```yaml",
+        "-",
+        "+ > q",
+        "10) ten",
+        "  ```yaml",
+        "   ~~~",
+        "[a]: /b",
+        "## A *b*",
+        "##",
+        "## #",
+        "## C#",
+        "text ## not",
+        "\\## escaped",
+        "## Do's",
     ]
     rng = random.Random(20260101)
     answered = 0

@@ -23,9 +23,13 @@ def test_many_files_report_each_file_as_a_single_run_would() -> None:
     assert [entry["file"] for entry in many["files"]] == [str(path) for path in FILES]
     assert [{k: e[k] for k in ("findings", "summary")} for e in many["files"]] == singles
     errors = sum(single["summary"]["errors"] for single in singles)
-    assert many["summary"] == {"files": 3, "unreadable": 0, "errors": errors,
-                               "warnings": sum(s["summary"]["warnings"] for s in singles),
-                               "infos": sum(s["summary"]["infos"] for s in singles)}
+    assert many["summary"] == {
+        "files": 3,
+        "unreadable": 0,
+        "errors": errors,
+        "warnings": sum(s["summary"]["warnings"] for s in singles),
+        "infos": sum(s["summary"]["infos"] for s in singles),
+    }
     assert result.returncode == (1 if errors else 0)
 
 
@@ -53,16 +57,23 @@ def test_recursive_folder_lints_every_md_file_but_hidden_ones(tmp_path: Path) ->
     shutil.copy(FILES[0], tmp_path / ".git" / "hidden.md")
     (tmp_path / "notes.txt").write_text("not markdown")
     report = json.loads(run_pinup("lint", "-r", str(tmp_path)).stdout)
-    assert [e["file"] for e in report["files"]] == [str(tmp_path / "a" / "b" / "two.md"), str(tmp_path / "a" / "one.md")]
+    assert [e["file"] for e in report["files"]] == [
+        str(tmp_path / "a" / "b" / "two.md"),
+        str(tmp_path / "a" / "one.md"),
+    ]
     lone = run_pinup("lint", str(tmp_path))  # without -r a folder is the reference's read error
     assert lone.returncode == 2 and b"EISDIR" in lone.stderr
 
 
 def test_fast_path_prints_what_click_prints() -> None:
     runner = CliRunner()
-    for args in (["lint", str(FILES[0])], ["lint", "--format=TEXT", str(FILES[0])],
-                 ["lint", str(FILES[0]), "--extended", "--format", "md"], ["lint", str(FILES[1]), str(FILES[0])],
-                 ["lint", "nope.md"]):
+    for args in (
+        ["lint", str(FILES[0])],
+        ["lint", "--format=TEXT", str(FILES[0])],
+        ["lint", str(FILES[0]), "--extended", "--format", "md"],
+        ["lint", str(FILES[1]), str(FILES[0])],
+        ["lint", "nope.md"],
+    ):
         fast = run_pinup(*args)
         slow = runner.invoke(cli, args)
         assert fast.returncode == slow.exit_code, args
@@ -71,8 +82,9 @@ def test_fast_path_prints_what_click_prints() -> None:
 
 def test_plain_lint_skips_click_and_anything_else_goes_through_it() -> None:
     def modules(*args: str) -> set[str]:
-        out = subprocess.run([sys.executable, "-X", "importtime", "-m", "pinup", *args], capture_output=True,
-                             timeout=120)
+        out = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "pinup", *args], capture_output=True, timeout=120
+        )
         return {line.rsplit("|", 1)[-1].strip() for line in out.stderr.decode().splitlines() if "|" in line}
 
     assert "click" not in modules("lint", "--format", "text", str(FILES[0]))

@@ -12,14 +12,29 @@ import pytest
 from bs4 import BeautifulSoup
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = ("index", "colors", "typography", "layout", "elevation", "shapes", "components", "guidelines",
-         "downloads", "lint")
+PAGES = (
+    "index",
+    "colors",
+    "typography",
+    "layout",
+    "elevation",
+    "shapes",
+    "components",
+    "guidelines",
+    "downloads",
+    "lint",
+)
 
 
 def _mkdocs(config: Path, out: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out)],
-                          capture_output=True, text=True, env=env, timeout=240)
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=240,
+    )
 
 
 def _project(tmp_path: Path, extra: str = "", nav: bool = True) -> Path:
@@ -27,7 +42,9 @@ def _project(tmp_path: Path, extra: str = "", nav: bool = True) -> Path:
     (tmp_path / "DESIGN.md").write_text((ROOT / "site_src" / "DESIGN.md").read_text("utf-8"), "utf-8")
     (tmp_path / "docs" / "index.md").write_text(
         "# Home\n\nSee the [colors](design-system/colors.md) and the "
-        "[button](design-system/components.md#component-button-primary).\n", "utf-8")
+        "[button](design-system/components.md#component-button-primary).\n",
+        "utf-8",
+    )
     lines = ["site_name: Plugin test", "strict: true"]
     if nav:
         lines += ["nav:", "  - Home: index.md"]
@@ -138,8 +155,9 @@ def test_auto_nav_keeps_the_site_order(tmp_path: Path, theme: str, selector: str
 
 
 def test_material_uses_admonitions_and_the_brand_palette(tmp_path: Path) -> None:
-    config = _project(tmp_path, "theme:\n  name: material\n  palette:\n    - scheme: default\n    - scheme: slate\n",
-                      nav=False)
+    config = _project(
+        tmp_path, "theme:\n  name: material\n  palette:\n    - scheme: default\n    - scheme: slate\n", nav=False
+    )
     out = tmp_path / "site"
     result = _mkdocs(config, out)
     assert result.returncode == 0, result.stderr

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from site_helpers import MINIMAL, build, write_workspace
+
 from pinup.designmd.lint import lint_path, lint_text
 from pinup.docsite.pages import build_site_model
 from pinup.theme import contrast, describes_dark_default
-from site_helpers import MINIMAL, build, write_workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -68,8 +69,9 @@ def test_light_brands_open_in_the_light_theme(slug: str) -> None:
 
 
 def test_dark_default_reads_sentences_not_token_names() -> None:
-    light = MINIMAL.replace("Tiny is small.",
-                            "Buttons are dark enough for white text; `background-dark` is the default.")
+    light = MINIMAL.replace(
+        "Tiny is small.", "Buttons are dark enough for white text; `background-dark` is the default."
+    )
     assert not describes_dark_default(lint_text(light).design)
     dark = MINIMAL.replace("Tiny is small.", "Dark mode is the default: a black canvas.")
     assert describes_dark_default(lint_text(dark).design)
@@ -81,7 +83,7 @@ def test_components_render_as_what_they_are() -> None:
     theme = site.extra["theme"]
     # the white secondary button is not shown on the white page
     secondary = groups["button-secondary"].variants[0]
-    stage = tuple(int(secondary.stage[i:i + 2], 16) for i in (1, 3, 5))
+    stage = tuple(int(secondary.stage[i : i + 2], 16) for i in (1, 3, 5))
     assert contrast((255, 255, 255), stage) >= 1.3 and stage != theme.light.bg  # type: ignore[arg-type]
     # inputs are fields: a border from the outline colour, the focus state shows its ring
     inputs = {v.label: v for v in groups["input"].variants}

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from site_helpers import MINIMAL, build, write_workspace
 
 pytestmark = pytest.mark.browser
@@ -77,8 +76,14 @@ def _open(page, url: str) -> list[str]:  # type: ignore[no-untyped-def]
         ("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None),
         ("pageerror", lambda e: problems.append(f"pageerror: {e}")),
         ("requestfailed", lambda r: problems.append(f"failed: {r.url}")),
-        ("request", lambda r: problems.append(f"remote: {r.url}")
-         if not r.url.startswith(("file://", "http://127.0.0.1", "data:")) else None),
+        (
+            "request",
+            lambda r: (
+                problems.append(f"remote: {r.url}")
+                if not r.url.startswith(("file://", "http://127.0.0.1", "data:"))
+                else None
+            ),
+        ),
     ]
     for event, handler in handlers:
         page.on(event, handler)
@@ -110,8 +115,9 @@ def _axe(page, axe_path: Path) -> list[dict]:  # type: ignore[no-untyped-def]
 
 @pytest.mark.node
 @pytest.mark.parametrize("origin", ["file", "http"])
-def test_every_page_renders_and_passes_axe(browser, example_site: Path, http_base: str, axe_path: Path,
-                                           artifacts_dir: Path, origin: str) -> None:  # type: ignore[no-untyped-def]
+def test_every_page_renders_and_passes_axe(
+    browser, example_site: Path, http_base: str, axe_path: Path, artifacts_dir: Path, origin: str
+) -> None:  # type: ignore[no-untyped-def]
     shots = artifacts_dir / "site"
     shots.mkdir(exist_ok=True)
     base = example_site.as_uri() + "/" if origin == "file" else http_base
@@ -144,11 +150,15 @@ def test_copy_buttons_write_to_the_clipboard(browser, http_base: str) -> None:  
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     page.goto(http_base + "colors.html")
-    for _label, expected in (("Value", "#3d5a2a"), ("CSS var", "var(--color-primary)"),
-                            ("Reference", "{colors.primary}")):
+    for _label, expected in (
+        ("Value", "#3d5a2a"),
+        ("CSS var", "var(--color-primary)"),
+        ("Reference", "{colors.primary}"),
+    ):
         page.locator(f"#colors-primary button.pinup-copy[data-copy='{expected}']").click()
-        page.wait_for_function("t => document.getElementById('pinup-copy-status').textContent === 'Copied ' + t",
-                               arg=expected)
+        page.wait_for_function(
+            "t => document.getElementById('pinup-copy-status').textContent === 'Copied ' + t", arg=expected
+        )
         assert page.evaluate("navigator.clipboard.readText()") == expected
     page.goto(http_base + "typography.html")
     page.locator("#typography-display button.pinup-copy").click()
@@ -278,8 +288,12 @@ def test_gallery_index_passes_axe(browser, gallery: Path, axe_path: Path) -> Non
 
 
 @pytest.mark.parametrize("slug", _brand_slugs())
-def test_every_brand_site_passes_axe_and_fits_every_width(browser, gallery: Path, axe_path: Path,  # type: ignore[no-untyped-def]
-                                                         slug: str) -> None:
+def test_every_brand_site_passes_axe_and_fits_every_width(
+    browser,
+    gallery: Path,
+    axe_path: Path,  # type: ignore[no-untyped-def]
+    slug: str,
+) -> None:
     """Each page is loaded once: axe runs, then the same page is resized to 375, 768 and 1440 px."""
     page = browser.new_page()
     failures = []
@@ -296,7 +310,8 @@ def test_every_brand_site_passes_axe_and_fits_every_width(browser, gallery: Path
     assert failures == []
 
 
-STRESS = """---
+STRESS = (
+    """---
 name: Averyveryverylongdesignsystemnamewithoutanyspacesatalltotestwrapping
 colors:
   primary: "#5b21b6"
@@ -332,19 +347,28 @@ components:
 
 ## Overview
 
-See https://example.com/""" + "a" * 150 + """ and `""" + "b" * 90 + """`.
+See https://example.com/"""
+    + "a" * 150
+    + """ and `"""
+    + "b" * 90
+    + """`.
 
 | a | b | c | d | e | f | g | h |
 |---|---|---|---|---|---|---|---|
 | column one is long | column two is longer | three three three | four four four | five five | six six six | seven | eight eight |
 
 ```
-""" + "c" * 200 + """
+"""
+    + "c" * 200
+    + """
 ```
 
 ## Mystery
 
-""" + "d" * 160 + "\n"
+"""
+    + "d" * 160
+    + "\n"
+)
 
 
 def test_long_specimens_wrap_and_wide_content_scrolls_in_its_box(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -80,6 +80,7 @@ def test_a_font_file_linking_out_of_the_workspace_is_not_read(tmp_path: Path) ->
 
 def test_strict_fails_on_a_bad_font_file(tmp_path: Path) -> None:
     from click.testing import CliRunner
+
     from pinup.cli import cli
 
     src = _workspace(tmp_path)
@@ -98,8 +99,7 @@ def test_the_embedded_font_is_what_chromium_renders(browser, tmp_path: Path) -> 
     page.on("request", lambda r: requests.append(r.url))
     page.goto((tmp_path / "site" / "typography.html").as_uri())
     page.evaluate("document.fonts.ready")
-    loaded = page.evaluate("[...document.fonts].filter(f => f.family.replace(/\"/g, '') === 'Lato')"
-                           ".map(f => f.status)")
+    loaded = page.evaluate("[...document.fonts].filter(f => f.family.replace(/\"/g, '') === 'Lato').map(f => f.status)")
     assert loaded == ["loaded"]
     assert all(url.startswith("file://") for url in requests), requests
     page.close()

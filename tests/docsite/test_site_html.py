@@ -7,7 +7,6 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
-
 from site_helpers import MINIMAL, build, write_workspace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,9 +29,18 @@ def _soup(path: Path) -> BeautifulSoup:
 
 def test_every_page_has_the_accessible_skeleton(example_site: Path) -> None:
     pages = _pages(example_site)
-    assert {p.name for p in pages} >= {"index.html", "colors.html", "typography.html", "layout.html", "shapes.html",
-                                       "elevation.html", "components.html", "guidelines.html", "downloads.html",
-                                       "lint.html"}
+    assert {p.name for p in pages} >= {
+        "index.html",
+        "colors.html",
+        "typography.html",
+        "layout.html",
+        "shapes.html",
+        "elevation.html",
+        "components.html",
+        "guidelines.html",
+        "downloads.html",
+        "lint.html",
+    }
     for page in pages:
         soup = _soup(page)
         assert soup.html.get("lang") == "en", page.name
@@ -45,8 +53,11 @@ def test_every_page_has_the_accessible_skeleton(example_site: Path) -> None:
         assert len(current) == 1 and current[0]["href"] == page.name, page.name
         assert soup.find("button", attrs={"data-theme-toggle": True}), page.name
         for control in soup.select("input:not([type=hidden])"):
-            labelled = control.get("aria-label") or soup.find("label", attrs={"for": control.get("id")}) \
+            labelled = (
+                control.get("aria-label")
+                or soup.find("label", attrs={"for": control.get("id")})
                 or control.find_parent("label")
+            )
             assert labelled, f"{page.name}: unlabelled input {control}"
 
 
@@ -86,11 +97,16 @@ def test_no_network_anywhere(example_site: Path) -> None:
 def test_color_swatch_markup(example_site: Path) -> None:
     soup = _soup(example_site / "colors.html")
     swatch = soup.find(id="colors-primary")
-    buttons = {b.get_text(" ", strip=True).split(":")[0].strip(): b["data-copy"] for b in swatch.select("button.pinup-copy")}
+    buttons = {
+        b.get_text(" ", strip=True).split(":")[0].strip(): b["data-copy"] for b in swatch.select("button.pinup-copy")
+    }
     assert buttons == {"Value": "#3d5a2a", "CSS var": "var(--color-primary)", "Reference": "{colors.primary}"}
     assert soup.select("table.pinup-matrix") and soup.select(".pinup-badge-aaa")
-    assert {f["id"] for f in soup.select("svg filter")} == {"pinup-cvd-protanopia", "pinup-cvd-deuteranopia",
-                                                            "pinup-cvd-tritanopia"}
+    assert {f["id"] for f in soup.select("svg filter")} == {
+        "pinup-cvd-protanopia",
+        "pinup-cvd-deuteranopia",
+        "pinup-cvd-tritanopia",
+    }
     assert soup.find(id="mode-dark"), "dark tokens get their own section"
 
 
@@ -103,7 +119,9 @@ def test_components_render_real_elements(example_site: Path) -> None:
 
 
 def _script_design(tmp_path: Path) -> Path:
-    evil = MINIMAL.replace("Tiny is small.", 'Tiny is small. <script>window.__pwned = 1</script><img src=x onerror="window.__pwned=2">')
+    evil = MINIMAL.replace(
+        "Tiny is small.", 'Tiny is small. <script>window.__pwned = 1</script><img src=x onerror="window.__pwned=2">'
+    )
     return write_workspace(tmp_path / "ws", evil)
 
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from site_helpers import MINIMAL
 
 from pinup.designmd.lint import lint_text
 from pinup.docsite.anchors import lint_target, token_anchor
@@ -16,8 +17,6 @@ from pinup.docsite.markdown import render_markdown
 from pinup.docsite.models import ColorsPage, ComponentsPage, DownloadsPage, ExtrasPage, LintPage, TypographyPage
 from pinup.docsite.pages import build_site_model
 from pinup.theme import build_theme, contrast, font_stack, theme_css
-
-from site_helpers import MINIMAL
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,11 +34,22 @@ def _hex(rgb: tuple[int, int, int]) -> str:
 
 # --- theme ---------------------------------------------------------------------------------
 
+
 def test_theme_css_has_every_contract_variable() -> None:
     css = theme_css(lint_text(MINIMAL).design)
-    for var in ("--pinup-bg", "--pinup-surface", "--pinup-text", "--pinup-muted", "--pinup-primary",
-                "--pinup-on-primary", "--pinup-border", "--pinup-radius", "--pinup-font-body",
-                "--pinup-font-heading", "--pinup-font-mono"):
+    for var in (
+        "--pinup-bg",
+        "--pinup-surface",
+        "--pinup-text",
+        "--pinup-muted",
+        "--pinup-primary",
+        "--pinup-on-primary",
+        "--pinup-border",
+        "--pinup-radius",
+        "--pinup-font-body",
+        "--pinup-font-heading",
+        "--pinup-font-mono",
+    ):
         assert f"{var}:" in css
     assert ":root{" in css and "[data-theme=dark]{" in css
     assert "--pinup-primary:#1a73e8" in css
@@ -83,6 +93,7 @@ def test_font_stack_strips_css_injection() -> None:
 
 # --- colors --------------------------------------------------------------------------------
 
+
 def test_color_swatches_have_every_representation(example) -> None:  # type: ignore[no-untyped-def]
     page = example.page("colors")
     assert isinstance(page, ColorsPage)
@@ -115,6 +126,7 @@ def test_color_roles_from_prose() -> None:
 
 # --- typography, components, guidance -----------------------------------------------------------
 
+
 def test_typography_levels_have_css(example) -> None:  # type: ignore[no-untyped-def]
     page = example.page("typography")
     assert isinstance(page, TypographyPage) and len(page.levels) == 10
@@ -124,11 +136,27 @@ def test_typography_levels_have_css(example) -> None:  # type: ignore[no-untyped
 
 
 def test_component_grouping_and_live_styles(example) -> None:  # type: ignore[no-untyped-def]
-    groups = group_components(["button-primary", "button-primary-hover", "button-primary-dark",
-                               "button-primary-dark-hover", "badge", "badge-info", "page-dark"])
-    assert groups == {"button-primary": ["button-primary", "button-primary-hover", "button-primary-dark",
-                                         "button-primary-dark-hover"],
-                      "badge": ["badge", "badge-info"], "page-dark": ["page-dark"]}
+    groups = group_components(
+        [
+            "button-primary",
+            "button-primary-hover",
+            "button-primary-dark",
+            "button-primary-dark-hover",
+            "badge",
+            "badge-info",
+            "page-dark",
+        ]
+    )
+    assert groups == {
+        "button-primary": [
+            "button-primary",
+            "button-primary-hover",
+            "button-primary-dark",
+            "button-primary-dark-hover",
+        ],
+        "badge": ["badge", "badge-info"],
+        "page-dark": ["page-dark"],
+    }
     assert element_for("button-primary") == "button" and element_for("input") == "input"
     assert element_for("card") == "div" and element_for("chip") == "span"
     page = example.page("components")
@@ -155,10 +183,11 @@ def test_guidance_cards(example) -> None:  # type: ignore[no-untyped-def]
 
 # --- markdown, downloads, lint, extras -----------------------------------------------------------
 
+
 def test_markdown_escapes_raw_html_unless_allowed() -> None:
     text = "Hello <script>alert(1)</script> [x](javascript:alert(1))"
     safe = render_markdown(text)
-    assert "<script>" not in safe and "&lt;script&gt;" in safe and "href=\"javascript" not in safe
+    assert "<script>" not in safe and "&lt;script&gt;" in safe and 'href="javascript' not in safe
     assert "<script>alert(1)</script>" in render_markdown(text, allow_html=True)
 
 
@@ -199,7 +228,10 @@ def test_lint_page_links_findings_to_tokens() -> None:
 
 
 def test_unknown_sections_and_groups_are_kept() -> None:
-    text = MINIMAL.replace("---\n\n## Overview", "motion:\n  fast: 120ms\n  brand: \"#ff0000\"\n---\n\n## Voice\n\nWarm and *brief*.\n\n## Overview")
+    text = MINIMAL.replace(
+        "---\n\n## Overview",
+        'motion:\n  fast: 120ms\n  brand: "#ff0000"\n---\n\n## Voice\n\nWarm and *brief*.\n\n## Overview',
+    )
     site = build_site_model(lint_text(text))
     extras = site.page("extras")
     assert isinstance(extras, ExtrasPage)

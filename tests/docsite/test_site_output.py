@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from site_helpers import MINIMAL, build, write_workspace
 
 from pinup.output import MANIFEST, OutputPathError, OutputWriter
-
-from site_helpers import MINIMAL, build, write_workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,8 +48,14 @@ def test_build_is_incremental_and_clean_rebuilds(tmp_path: Path) -> None:
     first = build(src, tmp_path / "site")
     assert first.written > 10 and first.skipped == 0
     assert {"index.html", "colors.html", "lint.html", "downloads.html"} <= set(first.pages)
-    for rel in ("assets/theme.css", "assets/site.css", "assets/site.js", "assets/search-index.js",
-                "downloads/DESIGN.md", "downloads/tokens.json"):
+    for rel in (
+        "assets/theme.css",
+        "assets/site.css",
+        "assets/site.js",
+        "assets/search-index.js",
+        "downloads/DESIGN.md",
+        "downloads/tokens.json",
+    ):
         assert (tmp_path / "site" / rel).is_file(), rel
     second = build(src, tmp_path / "site")
     assert second.written == 0 and second.skipped == first.written
@@ -127,10 +132,16 @@ def test_gallery_in_worker_processes_matches_serial(tmp_path: Path) -> None:
 
     build_gallery(tmp_path / "serial")
     build_gallery(tmp_path / "parallel", jobs=2)
-    serial = {p.relative_to(tmp_path / "serial"): p.read_bytes() for p in (tmp_path / "serial").rglob("*")
-              if p.is_file() and p.name != MANIFEST}
-    parallel = {p.relative_to(tmp_path / "parallel"): p.read_bytes() for p in (tmp_path / "parallel").rglob("*")
-                if p.is_file() and p.name != MANIFEST}
+    serial = {
+        p.relative_to(tmp_path / "serial"): p.read_bytes()
+        for p in (tmp_path / "serial").rglob("*")
+        if p.is_file() and p.name != MANIFEST
+    }
+    parallel = {
+        p.relative_to(tmp_path / "parallel"): p.read_bytes()
+        for p in (tmp_path / "parallel").rglob("*")
+        if p.is_file() and p.name != MANIFEST
+    }
     assert serial.keys() == parallel.keys() and serial == parallel
 
 

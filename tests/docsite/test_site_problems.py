@@ -72,8 +72,12 @@ def test_strict_fails_on_any_error_or_warning_extended_included(tmp_path: Path) 
     from pinup.cli import cli
 
     runner = CliRunner()
-    for name, text, code in (("clean", MINIMAL, 0), ("yaml", BROKEN_YAML, 1), ("alias", BROKEN_ALIAS, 1),
-                             ("drift", DRIFT, 1)):
+    for name, text, code in (
+        ("clean", MINIMAL, 0),
+        ("yaml", BROKEN_YAML, 1),
+        ("alias", BROKEN_ALIAS, 1),
+        ("drift", DRIFT, 1),
+    ):
         src = write_workspace(tmp_path / name, text)
         res = runner.invoke(cli, ["build", str(src), "--out", str(tmp_path / f"out-{name}"), "--strict"])
         assert res.exit_code == code, (name, res.output)

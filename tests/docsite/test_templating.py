@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 from jinja2 import UndefinedError
-from pinup.templating import asset_override, environment, override_dirs
 from site_helpers import MINIMAL, build, write_workspace
+
+from pinup.templating import asset_override, environment, override_dirs
 
 
 def test_area_folder_wins_over_the_top_level_for_the_site(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from reference_oracle import ReferenceOracle, RefRun
 
+
 class ReferenceCli:
     """`design.md export FILE --format F [--prefix P]` (the reference 0.4.0) through the session's oracle."""
 

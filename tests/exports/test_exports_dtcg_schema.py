@@ -74,9 +74,11 @@ def test_invalid_documents_fail(path: list[str], value: object, needle: str) -> 
 def test_reference_style_output_fails() -> None:
     """The reference's DTCG shape (8-digit hex, no alpha, % units, bare lineHeight, no letterSpacing)."""
     doc = {
-        "color": {"$type": "color", "scrim": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0], "hex": "#00000040"}}},
+        "color": {
+            "$type": "color",
+            "scrim": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0], "hex": "#00000040"}},
+        },
         "rounded": {"$type": "dimension", "pill": {"$value": {"value": 50, "unit": "%"}}},
         "typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "lineHeight": 24}}},
     }
     assert len(validate(doc)) >= 5
-

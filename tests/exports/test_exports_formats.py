@@ -245,7 +245,11 @@ def test_dtcg_references_stay_aliases() -> None:
                     "typography": Typography(fontFamily="X", fontSize=dim(16, "px")),
                     "shadow": "none",
                 },
-                raw={"backgroundColor": "{colors.primary}", "padding": "{rounded.md}", "typography": "{typography.body}"},
+                raw={
+                    "backgroundColor": "{colors.primary}",
+                    "padding": "{rounded.md}",
+                    "typography": "{typography.body}",
+                },
             )
         },
         raw_tokens={

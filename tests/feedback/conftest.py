@@ -8,11 +8,10 @@ from typing import Any
 
 import httpx
 import pytest
+from feedback_helpers import RELOAD_TOKEN, make_site
 
 from pinup_feedback.app import Hooks, create_app
 from pinup_feedback.settings import Settings
-
-from feedback_helpers import RELOAD_TOKEN, make_site
 
 
 @pytest.fixture()
@@ -32,8 +31,7 @@ def store_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture()
 def local_settings(site: Path, store_dir: Path) -> Settings:
-    return Settings(mode="local", store=str(store_dir), site_dir=site, reload_token=RELOAD_TOKEN,
-                    log_requests=False)
+    return Settings(mode="local", store=str(store_dir), site_dir=site, reload_token=RELOAD_TOKEN, log_requests=False)
 
 
 ClientFactory = Callable[..., httpx.AsyncClient]
@@ -44,8 +42,9 @@ async def make_client() -> AsyncIterator[ClientFactory]:
     """Build an app from settings and return an httpx client bound to it (closed afterwards)."""
     clients: list[httpx.AsyncClient] = []
 
-    def factory(settings: Settings, *, hooks: Hooks | None = None, client_host: str = "127.0.0.1",
-                **kwargs: Any) -> httpx.AsyncClient:
+    def factory(
+        settings: Settings, *, hooks: Hooks | None = None, client_host: str = "127.0.0.1", **kwargs: Any
+    ) -> httpx.AsyncClient:
         app = create_app(settings, hooks=hooks, **kwargs)
         transport = httpx.ASGITransport(app=app, client=(client_host, 50000))
         client = httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8765")
@@ -56,4 +55,3 @@ async def make_client() -> AsyncIterator[ClientFactory]:
     yield factory
     for client in clients:
         await client.aclose()
-

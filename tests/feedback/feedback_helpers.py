@@ -16,22 +16,31 @@ def make_site(root: Path, boards: dict[str, tuple[int, list[str]]]) -> Path:
         folder = site / "boards" / slug
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "index.html").write_text(f"<!doctype html><title>{slug}</title><h1>{slug}</h1>")
-        (folder / "board.json").write_text(json.dumps(
-            {"board": slug, "title": slug.title(), "round": round_, "variants": variants}))
+        (folder / "board.json").write_text(
+            json.dumps({"board": slug, "title": slug.title(), "round": round_, "variants": variants})
+        )
     (site / "index.html").write_text("<!doctype html><title>site</title>")
     return site
 
 
 def body(**overrides: Any) -> dict[str, Any]:
     base: dict[str, Any] = {
-        "schemaVersion": 1, "board": "hero", "round": 1, "clientId": "4b5f8c1e-1111-4222-8333-944455556666",
-        "reviewer": "Ana", "preferred": "B", "ratings": {"A": 3, "B": 5}, "comments": {"A": "too busy"},
-        "overall": "B is clearer", "regenerated": False, "regenerateAction": None, "remixSpec": None,
+        "schemaVersion": 1,
+        "board": "hero",
+        "round": 1,
+        "clientId": "4b5f8c1e-1111-4222-8333-944455556666",
+        "reviewer": "Ana",
+        "preferred": "B",
+        "ratings": {"A": 3, "B": 5},
+        "comments": {"A": "too busy"},
+        "overall": "B is clearer",
+        "regenerated": False,
+        "regenerateAction": None,
+        "remixSpec": None,
         "website": "",
     }
     base.update(overrides)
     return base
-
 
 
 def stored(store_dir: Path, board: str = "hero") -> list[dict[str, Any]]:

@@ -7,13 +7,12 @@ import os
 from typing import Any
 
 import pytest
+from feedback_helpers import RELOAD_TOKEN, body, stored
 
 from pinup_feedback.app import Hooks
 from pinup_feedback.settings import Settings
 from pinup_feedback.store.base import StoreError
 from pinup_feedback.tokens import board_token
-
-from feedback_helpers import RELOAD_TOKEN, body, stored
 
 pytestmark = pytest.mark.anyio
 JSON = {"content-type": "application/json"}
@@ -56,8 +55,10 @@ async def test_state_machine_serving_regenerating_reload_serving_done(make_clien
         assert len(on_disk) == 1  # hooks run only after the store acknowledged the record
         seen.append(("feedback", rec["kind"]))
 
-    hooks = Hooks(on_feedback=on_feedback,
-                  on_regenerate=lambda rec, boards: seen.append(("regenerate", boards.status(rec["board"]))))
+    hooks = Hooks(
+        on_feedback=on_feedback,
+        on_regenerate=lambda rec, boards: seen.append(("regenerate", boards.status(rec["board"]))),
+    )
     client = make_client(local_settings, hooks=hooks)
 
     async def status() -> str:
@@ -83,8 +84,15 @@ async def test_state_machine_serving_regenerating_reload_serving_done(make_clien
     assert seen == [("feedback", "regenerate"), ("regenerate", "regenerating"), ("feedback", "final")]
 
 
-@pytest.mark.parametrize(("content", "code"), [(b"{not json", "invalid_json"), (b"[1, 2]", "not_an_object"),
-                                                (b'"text"', "not_an_object"), (b"\xff\xfe", "invalid_json")])
+@pytest.mark.parametrize(
+    ("content", "code"),
+    [
+        (b"{not json", "invalid_json"),
+        (b"[1, 2]", "not_an_object"),
+        (b'"text"', "not_an_object"),
+        (b"\xff\xfe", "invalid_json"),
+    ],
+)
 async def test_400_invalid_json_or_not_an_object(make_client, local_settings, store_dir, content, code):
     client = make_client(local_settings)
     r = await client.post("/api/feedback", content=content, headers=JSON)
@@ -102,8 +110,11 @@ async def test_415_wrong_content_type(make_client, local_settings, ctype):
 
 async def test_json_with_charset_is_accepted(make_client, local_settings):
     client = make_client(local_settings)
-    r = await client.post("/api/feedback", content=json.dumps(body()).encode(),
-                          headers={"content-type": "application/json; charset=utf-8"})
+    r = await client.post(
+        "/api/feedback",
+        content=json.dumps(body()).encode(),
+        headers={"content-type": "application/json; charset=utf-8"},
+    )
     assert r.status_code == 200
 
 
@@ -137,23 +148,28 @@ async def test_body_at_the_limit_is_accepted(make_client, local_settings):
     assert r.status_code == 200
 
 
-@pytest.mark.parametrize(("change", "path"), [
-    ({"ratings": {"A": 6}}, "ratings.A"),
-    ({"ratings": {"A": 0}}, "ratings.A"),
-    ({"ratings": {"A": "5"}}, "ratings.A"),
-    ({"ratings": {"Z": 4}}, "ratings.Z"),
-    ({"comments": {"Q": "hm"}}, "comments.Q"),
-    ({"preferred": "Q"}, "preferred"),
-    ({"surprise": 1}, "surprise"),
-    ({"round": 3}, "round"),
-    ({"schemaVersion": 3}, "schemaVersion"),
-    ({"board": "../etc"}, "board"),
-    ({"overall": "x" * 10001}, "overall"),
-    ({"regenerated": True, "regenerateAction": "more_like_Q"}, "regenerateAction"),
-    ({"regenerated": True, "regenerateAction": "remix", "remixSpec": {"layout": "A", "colors": "Q"}},
-     "remixSpec.colors"),
-    ({"remixSpec": {"layout": "A"}}, "(body)"),
-])
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"ratings": {"A": 6}}, "ratings.A"),
+        ({"ratings": {"A": 0}}, "ratings.A"),
+        ({"ratings": {"A": "5"}}, "ratings.A"),
+        ({"ratings": {"Z": 4}}, "ratings.Z"),
+        ({"comments": {"Q": "hm"}}, "comments.Q"),
+        ({"preferred": "Q"}, "preferred"),
+        ({"surprise": 1}, "surprise"),
+        ({"round": 3}, "round"),
+        ({"schemaVersion": 3}, "schemaVersion"),
+        ({"board": "../etc"}, "board"),
+        ({"overall": "x" * 10001}, "overall"),
+        ({"regenerated": True, "regenerateAction": "more_like_Q"}, "regenerateAction"),
+        (
+            {"regenerated": True, "regenerateAction": "remix", "remixSpec": {"layout": "A", "colors": "Q"}},
+            "remixSpec.colors",
+        ),
+        ({"remixSpec": {"layout": "A"}}, "(body)"),
+    ],
+)
 async def test_422_with_field_paths(make_client, local_settings, store_dir, change, path):
     client = make_client(local_settings)
     r = await client.post("/api/feedback", json=body(**change))
@@ -283,8 +299,9 @@ async def test_429_rate_limit_per_client_and_board(make_client, local_settings):
     assert codes == [422, 422, 422, 429]
     r = await client.post("/api/feedback", json=bad)
     assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
-    other_board = await client.post("/api/feedback", json=body(board="cards", round=2, preferred="X",
-                                                               ratings={}, comments={}))
+    other_board = await client.post(
+        "/api/feedback", json=body(board="cards", round=2, preferred="X", ratings={}, comments={})
+    )
     assert other_board.status_code == 200
     other_client = make_client(local_settings.model_copy(update={"rate_limit": 3}), client_host="127.0.0.2")
     assert (await other_client.post("/api/feedback", json=bad)).status_code == 422
@@ -311,21 +328,28 @@ async def test_foreign_origin_is_refused_and_own_origin_allowed(make_client, loc
 async def test_cors_in_app_local_mode(make_client, local_settings):
     settings = local_settings.model_copy(update={"allowed_origins": ("http://localhost:3000",)})
     client = make_client(settings)
-    pre = await client.options("/api/feedback", headers={
-        "origin": "http://localhost:3000", "access-control-request-method": "POST",
-        "access-control-request-headers": "content-type,x-pinup-board-token"})
+    pre = await client.options(
+        "/api/feedback",
+        headers={
+            "origin": "http://localhost:3000",
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "content-type,x-pinup-board-token",
+        },
+    )
     assert pre.status_code == 200
     assert pre.headers["access-control-allow-origin"] == "http://localhost:3000"
-    bad = await client.options("/api/feedback", headers={
-        "origin": "https://evil.example", "access-control-request-method": "POST"})
+    bad = await client.options(
+        "/api/feedback", headers={"origin": "https://evil.example", "access-control-request-method": "POST"}
+    )
     assert bad.status_code == 400 and "access-control-allow-origin" not in bad.headers
     r = await client.post("/api/feedback", json=body(), headers={"origin": "http://localhost:3000"})
     assert r.status_code == 200 and r.headers["access-control-allow-origin"] == "http://localhost:3000"
 
 
 async def test_hosted_mode_has_no_cors_headers_and_no_reload(make_client, store_dir):
-    settings = Settings(mode="hosted", store=str(store_dir), allowed_origins=("https://boards.example",),
-                        log_requests=False)
+    settings = Settings(
+        mode="hosted", store=str(store_dir), allowed_origins=("https://boards.example",), log_requests=False
+    )
     client = make_client(settings)
     r = await client.post("/api/feedback", json=body(), headers={"origin": "https://boards.example"})
     assert r.status_code == 200 and "access-control-allow-origin" not in r.headers
@@ -461,7 +485,17 @@ async def test_openapi_document_is_valid(make_client, local_settings):
     feedback = doc["components"]["schemas"]["Feedback"]
     assert feedback["additionalProperties"] is False
     assert set(doc["paths"]["/api/feedback"]["post"]["responses"]) >= {
-        "200", "400", "403", "409", "413", "415", "422", "429", "500", "503"}
+        "200",
+        "400",
+        "403",
+        "409",
+        "413",
+        "415",
+        "422",
+        "429",
+        "500",
+        "503",
+    }
 
 
 async def test_hook_failure_does_not_fail_a_stored_submit(make_client, local_settings, store_dir):
@@ -495,8 +529,7 @@ async def test_concurrent_finals_one_wins(make_client, local_settings, store_dir
     import asyncio
 
     client = make_client(local_settings)
-    results = await asyncio.gather(*[client.post("/api/feedback", json=body(clientId=f"tab-{n}"))
-                                     for n in range(6)])
+    results = await asyncio.gather(*[client.post("/api/feedback", json=body(clientId=f"tab-{n}")) for n in range(6)])
     codes = sorted(r.status_code for r in results)
     assert codes == [200, 409, 409, 409, 409, 409]
     assert len(stored(store_dir)) == 1
@@ -511,8 +544,12 @@ async def test_openapi_lists_exactly_the_app_routes(make_client, local_settings,
         served = set()
         for route in client.app.routes:
             if isinstance(route, Mount) and route.path == "/api":
-                served |= {("/api" + r.path, m.lower()) for r in route.routes if isinstance(r, Route)
-                           for m in r.methods - {"HEAD"}}
+                served |= {
+                    ("/api" + r.path, m.lower())
+                    for r in route.routes
+                    if isinstance(r, Route)
+                    for m in r.methods - {"HEAD"}
+                }
             elif isinstance(route, Route):
                 served |= {(route.path, m.lower()) for m in route.methods - {"HEAD"}}
         documented = {(path, method) for path, ops in doc["paths"].items() for method in ops}

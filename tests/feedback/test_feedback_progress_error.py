@@ -7,11 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from feedback_helpers import RELOAD_TOKEN, body, make_site
 
 from pinup_feedback.app import Hooks
 from pinup_feedback.state import BoardStates
-
-from feedback_helpers import RELOAD_TOKEN, body, make_site
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARD = "trail-home"
@@ -24,8 +23,12 @@ def test_error_is_kept_while_serving_and_cleared_by_the_next_state() -> None:
     boards._fan_out = lambda board, event: events.append(event)  # type: ignore[method-assign]
     boards.set_status("hero", "regenerating", message="working")
     boards.set_status("hero", "serving", message="generation failed: boom", error="boom")
-    assert boards.snapshot("hero") == {"board": "hero", "status": "serving",
-                                       "message": "generation failed: boom", "error": "boom"}
+    assert boards.snapshot("hero") == {
+        "board": "hero",
+        "status": "serving",
+        "message": "generation failed: boom",
+        "error": "boom",
+    }
     assert events[-1]["error"] == "boom" and events[-1]["status"] == "serving"
     boards.publish("hero", {"message": "still here"})
     boards.set_status("hero", "serving")  # a plain "serving" keeps the error
@@ -50,8 +53,9 @@ def workspace(tmp_path: Path) -> Path:
 
 
 @pytest.mark.anyio
-async def test_generate_hook_failure_reaches_the_progress_poll(make_client, workspace: Path, tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_generate_hook_failure_reaches_the_progress_poll(
+    make_client, workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pinup.generate.serve_hook import make_on_regenerate
 
     monkeypatch.delenv(UNSET_KEY, raising=False)
@@ -60,11 +64,11 @@ async def test_generate_hook_failure_reaches_the_progress_poll(make_client, work
     hook = make_on_regenerate(workspace, site, api_key_env=UNSET_KEY, rebuild=lambda: rebuilt.append("x"))
     from pinup_feedback.settings import Settings
 
-    settings = Settings(mode="local", store=str(tmp_path / "store"), site_dir=site, reload_token=RELOAD_TOKEN,
-                        log_requests=False)
+    settings = Settings(
+        mode="local", store=str(tmp_path / "store"), site_dir=site, reload_token=RELOAD_TOKEN, log_requests=False
+    )
     client = make_client(settings, hooks=Hooks(on_regenerate=hook))
-    request = body(board=BOARD, preferred=None, ratings={}, comments={}, regenerated=True,
-                   regenerateAction="different")
+    request = body(board=BOARD, preferred=None, ratings={}, comments={}, regenerated=True, regenerateAction="different")
     r = await client.post("/api/feedback", json=request)
     assert r.status_code == 200 and r.json()["action"] == "regenerate"
     for thread in hook.threads:
@@ -79,5 +83,8 @@ async def test_generate_hook_failure_reaches_the_progress_poll(make_client, work
     # the next round arrives (reload): the error is gone
     r = await client.post("/api/reload", json={"board": BOARD}, headers={"authorization": f"Bearer {RELOAD_TOKEN}"})
     assert r.status_code == 200
-    assert (await client.get(f"/api/progress?board={BOARD}")).json() == {"board": BOARD, "status": "serving",
-                                                                         "round": 1}
+    assert (await client.get(f"/api/progress?board={BOARD}")).json() == {
+        "board": BOARD,
+        "status": "serving",
+        "round": 1,
+    }

@@ -6,13 +6,11 @@ import threading
 import time
 
 import pytest
+from feedback_helpers import body
 
-from pinup_feedback.schema import (FeedbackInvalid, FeedbackV1, Manifest, check_against_manifest,
-                                   parse_feedback)
+from pinup_feedback.schema import FeedbackInvalid, FeedbackV1, Manifest, check_against_manifest, parse_feedback
 from pinup_feedback.settings import Settings, SettingsError
 from pinup_feedback.state import BoardStates
-
-from feedback_helpers import body
 
 
 def paths(exc: FeedbackInvalid) -> list[str]:
@@ -27,36 +25,42 @@ def test_minimal_and_full_bodies() -> None:
     assert "website" not in fb.stored_body()
 
 
-@pytest.mark.parametrize(("change", "path"), [
-    ({"schemaVersion": "1"}, "schemaVersion"),
-    ({"schemaVersion": True}, "schemaVersion"),
-    ({"round": 0}, "round"),
-    ({"round": 1.5}, "round"),
-    ({"round": "1"}, "round"),
-    ({"regenerated": "yes"}, "regenerated"),
-    ({"ratings": {"A": 3.5}}, "ratings.A"),
-    ({"ratings": {"bad id!": 3}}, "ratings.bad id!.[key]"),
-    ({"clientId": "x" * 65}, "clientId"),
-    ({"reviewer": "r" * 101}, "reviewer"),
-    ({"comments": {"A": "c" * 5001}}, "comments.A"),
-    ({"regenerateAction": "x" * 2001, "regenerated": True}, "regenerateAction"),
-    ({"website": "filled"}, "website"),
-    ({"pins": []}, "pins"),
-])
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"schemaVersion": "1"}, "schemaVersion"),
+        ({"schemaVersion": True}, "schemaVersion"),
+        ({"round": 0}, "round"),
+        ({"round": 1.5}, "round"),
+        ({"round": "1"}, "round"),
+        ({"regenerated": "yes"}, "regenerated"),
+        ({"ratings": {"A": 3.5}}, "ratings.A"),
+        ({"ratings": {"bad id!": 3}}, "ratings.bad id!.[key]"),
+        ({"clientId": "x" * 65}, "clientId"),
+        ({"reviewer": "r" * 101}, "reviewer"),
+        ({"comments": {"A": "c" * 5001}}, "comments.A"),
+        ({"regenerateAction": "x" * 2001, "regenerated": True}, "regenerateAction"),
+        ({"website": "filled"}, "website"),
+        ({"pins": []}, "pins"),
+    ],
+)
 def test_invalid_fields_have_paths(change: dict, path: str) -> None:
     with pytest.raises(FeedbackInvalid) as info:
         parse_feedback(body(**change))
     assert path in paths(info.value)
 
 
-@pytest.mark.parametrize("change", [
-    {"regenerated": True, "regenerateAction": None},
-    {"regenerated": False, "regenerateAction": "different"},
-    {"regenerated": True, "regenerateAction": "remix"},
-    {"regenerated": True, "regenerateAction": "different", "remixSpec": {"layout": "A"}},
-    {"regenerated": True, "regenerateAction": "remix", "remixSpec": {}},
-    {"regenerated": True, "regenerateAction": "more_like_"},
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"regenerated": True, "regenerateAction": None},
+        {"regenerated": False, "regenerateAction": "different"},
+        {"regenerated": True, "regenerateAction": "remix"},
+        {"regenerated": True, "regenerateAction": "different", "remixSpec": {"layout": "A"}},
+        {"regenerated": True, "regenerateAction": "remix", "remixSpec": {}},
+        {"regenerated": True, "regenerateAction": "more_like_"},
+    ],
+)
 def test_regenerate_rules(change: dict) -> None:
     with pytest.raises(FeedbackInvalid):
         parse_feedback(body(**change))
@@ -64,17 +68,27 @@ def test_regenerate_rules(change: dict) -> None:
 
 def test_manifest_check_names_every_bad_reference() -> None:
     manifest = Manifest(board="hero", round=2, variants=["A", "B"])
-    fb = parse_feedback(body(round=1, preferred="C", ratings={"A": 1, "D": 2}, comments={"E": "x"},
-                             regenerated=True, regenerateAction="remix",
-                             remixSpec={"layout": "A", "colors": "F"}))
+    fb = parse_feedback(
+        body(
+            round=1,
+            preferred="C",
+            ratings={"A": 1, "D": 2},
+            comments={"E": "x"},
+            regenerated=True,
+            regenerateAction="remix",
+            remixSpec={"layout": "A", "colors": "F"},
+        )
+    )
     with pytest.raises(FeedbackInvalid) as info:
         check_against_manifest(fb, manifest)
     assert paths(info.value) == ["round", "preferred", "ratings.D", "comments.E", "remixSpec.colors"]
-    ok = parse_feedback(body(round=2, preferred="A", ratings={"B": 4}, comments={},
-                             regenerated=True, regenerateAction="more_like_B"))
+    ok = parse_feedback(
+        body(round=2, preferred="A", ratings={"B": 4}, comments={}, regenerated=True, regenerateAction="more_like_B")
+    )
     check_against_manifest(ok, manifest)
-    bad = parse_feedback(body(round=2, preferred="A", ratings={}, comments={},
-                              regenerated=True, regenerateAction="more_like_Q"))
+    bad = parse_feedback(
+        body(round=2, preferred="A", ratings={}, comments={}, regenerated=True, regenerateAction="more_like_Q")
+    )
     with pytest.raises(FeedbackInvalid) as info:
         check_against_manifest(bad, manifest)
     assert paths(info.value) == ["regenerateAction"]
@@ -92,9 +106,16 @@ def test_json_schema_forbids_unknown_fields() -> None:
 
 
 def test_settings_from_env() -> None:
-    s = Settings.from_env({"PINUP_STORE": "s3://b/p", "PINUP_ALLOWED_ORIGINS": "https://a.example, https://b.example",
-                           "PINUP_BOARD_SECRET": "k", "PINUP_MAX_BODY": "2048", "PINUP_RATE_LIMIT": "5",
-                           "AWS_ENDPOINT_URL": "http://127.0.0.1:9"})
+    s = Settings.from_env(
+        {
+            "PINUP_STORE": "s3://b/p",
+            "PINUP_ALLOWED_ORIGINS": "https://a.example, https://b.example",
+            "PINUP_BOARD_SECRET": "k",
+            "PINUP_MAX_BODY": "2048",
+            "PINUP_RATE_LIMIT": "5",
+            "AWS_ENDPOINT_URL": "http://127.0.0.1:9",
+        }
+    )
     assert s.mode == "hosted" and s.is_s3 and s.max_body == 2048 and s.rate_limit == 5
     assert s.allowed_origins == ("https://a.example", "https://b.example")
     assert s.endpoint_url == "http://127.0.0.1:9" and s.cors_enabled is False
@@ -102,15 +123,18 @@ def test_settings_from_env() -> None:
     assert Settings.from_env({"PINUP_STORE": "/tmp/x", "PINUP_CORS_IN_APP": "1"}).cors_enabled is True
 
 
-@pytest.mark.parametrize(("env", "names"), [
-    ({}, "PINUP_STORE"),
-    ({"PINUP_STORE": "s3://"}, "PINUP_STORE"),
-    ({"PINUP_STORE": "/x", "PINUP_MAX_BODY": "lots"}, "PINUP_MAX_BODY"),
-    ({"PINUP_STORE": "/x", "PINUP_MAX_BODY": "10"}, "PINUP_MAX_BODY"),
-    ({"PINUP_STORE": "/x", "PINUP_RATE_LIMIT": "-1"}, "PINUP_RATE_LIMIT"),
-    ({"PINUP_STORE": "/x", "PINUP_ALLOWED_ORIGINS": "boards.example.com"}, "PINUP_ALLOWED_ORIGINS"),
-    ({"PINUP_STORE": "/x", "PINUP_ALLOWED_ORIGINS": "https://x.example/"}, "PINUP_ALLOWED_ORIGINS"),
-])
+@pytest.mark.parametrize(
+    ("env", "names"),
+    [
+        ({}, "PINUP_STORE"),
+        ({"PINUP_STORE": "s3://"}, "PINUP_STORE"),
+        ({"PINUP_STORE": "/x", "PINUP_MAX_BODY": "lots"}, "PINUP_MAX_BODY"),
+        ({"PINUP_STORE": "/x", "PINUP_MAX_BODY": "10"}, "PINUP_MAX_BODY"),
+        ({"PINUP_STORE": "/x", "PINUP_RATE_LIMIT": "-1"}, "PINUP_RATE_LIMIT"),
+        ({"PINUP_STORE": "/x", "PINUP_ALLOWED_ORIGINS": "boards.example.com"}, "PINUP_ALLOWED_ORIGINS"),
+        ({"PINUP_STORE": "/x", "PINUP_ALLOWED_ORIGINS": "https://x.example/"}, "PINUP_ALLOWED_ORIGINS"),
+    ],
+)
 def test_bad_settings_name_the_variable(env: dict, names: str) -> None:
     with pytest.raises(SettingsError, match=names):
         Settings.from_env(env)
@@ -145,8 +169,12 @@ def test_reload_listeners_and_snapshot() -> None:
     seen: list[str] = []
     boards.on_reload(seen.append)
     boards.set_status("hero", "regenerating", message="working", progress={"pct": 50})
-    assert boards.snapshot("hero") == {"board": "hero", "status": "regenerating", "message": "working",
-                                       "progress": {"pct": 50}}
+    assert boards.snapshot("hero") == {
+        "board": "hero",
+        "status": "regenerating",
+        "message": "working",
+        "progress": {"pct": 50},
+    }
     boards.reload("hero")
     assert seen == ["hero"] and boards.snapshot("hero") == {"board": "hero", "status": "serving"}
 

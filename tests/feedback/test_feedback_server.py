@@ -10,12 +10,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from feedback_helpers import RELOAD_TOKEN, body, stored
 
 from pinup_feedback.app import create_app
 from pinup_feedback.server import FeedbackServer
 from pinup_feedback.settings import Settings
-
-from feedback_helpers import RELOAD_TOKEN, body, stored
 
 
 @pytest.fixture()
@@ -59,11 +58,15 @@ def test_real_server_feedback_and_sse(live, store_dir: Path, site: Path) -> None
             while not events:
                 assert time.monotonic() < deadline
                 time.sleep(0.02)
-            r = client.post("/api/feedback", json=body(regenerated=True, regenerateAction="different"),
-                            headers={"origin": url})
+            r = client.post(
+                "/api/feedback", json=body(regenerated=True, regenerateAction="different"), headers={"origin": url}
+            )
             assert r.status_code == 200, r.text
-            r = client.post("/api/reload", json={"html": "boards/hero/index.html"},
-                            headers={"authorization": f"Bearer {RELOAD_TOKEN}"})
+            r = client.post(
+                "/api/reload",
+                json={"html": "boards/hero/index.html"},
+                headers={"authorization": f"Bearer {RELOAD_TOKEN}"},
+            )
             assert r.status_code == 200
             r = client.post("/api/feedback", json=body())
             assert r.status_code == 200

@@ -12,14 +12,23 @@ from typing import Any
 import pytest
 
 from pinup_feedback.store import open_store
-from pinup_feedback.store.base import (RecordExists, RecordNotFound, StoreError, iso_ts, new_id, now_utc,
-                                       parse_name)
+from pinup_feedback.store.base import RecordExists, RecordNotFound, StoreError, iso_ts, new_id, now_utc, parse_name
 from pinup_feedback.store.file import FileStore, create_only
 
 
 def record(board: str = "hero", kind: str = "final", **extra: Any) -> dict[str, Any]:
-    return {"schemaVersion": 1, "board": board, "round": 1, "preferred": "A", "ratings": {}, "comments": {},
-            "id": new_id(), "receivedAt": iso_ts(now_utc()), "kind": kind, **extra}
+    return {
+        "schemaVersion": 1,
+        "board": board,
+        "round": 1,
+        "preferred": "A",
+        "ratings": {},
+        "comments": {},
+        "id": new_id(),
+        "receivedAt": iso_ts(now_utc()),
+        "kind": kind,
+        **extra,
+    }
 
 
 def test_save_names_and_reads_back(tmp_path: Path) -> None:
@@ -184,7 +193,8 @@ def test_without_hard_links_o_excl_keeps_it_create_only(tmp_path: Path, monkeypa
 
 
 def test_group_commit_shares_directory_fsyncs_and_acks_only_after_them(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Writes that arrive while a directory fsync runs share the next one; none is done before it."""
     real_fsync, real_link = os.fsync, os.link
     linked = threading.Semaphore(0)

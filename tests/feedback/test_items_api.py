@@ -5,17 +5,24 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from feedback_helpers import body
 
 from pinup_feedback.lifecycle import lifecycle_for
 from pinup_feedback.settings import Settings
 from pinup_feedback.tokens import board_token
 
-from feedback_helpers import body
-
 pytestmark = pytest.mark.anyio
 
-PIN = {"id": "p1", "variant": "B", "note": "Logo clipped", "severity": "blocker",
-       "box": {"x": 0, "y": 0, "w": 0.25, "h": 0.1}, "selector": "header > img", "text": "", "html": "<img>"}
+PIN = {
+    "id": "p1",
+    "variant": "B",
+    "note": "Logo clipped",
+    "severity": "blocker",
+    "box": {"x": 0, "y": 0, "w": 0.25, "h": 0.1},
+    "selector": "header > img",
+    "text": "",
+    "html": "<img>",
+}
 
 
 async def items_of(client, board: str = "hero", **params: str) -> list[dict]:
@@ -40,7 +47,10 @@ async def test_items_after_a_v2_submission(make_client, local_settings) -> None:
     assert r.status_code == 200
     found = await wait_items(client, 3)
     assert [(i["n"], i["kind"], i["variant"], i["status"]) for i in found] == [
-        (1, "pin", "B", "open"), (2, "comment", "A", "open"), (3, "overall", None, "open")]
+        (1, "pin", "B", "open"),
+        (2, "comment", "A", "open"),
+        (3, "overall", None, "open"),
+    ]
     assert found[0]["pin"] == {"box": PIN["box"], "selector": "header > img", "text": "", "html": "<img>"}
     assert found[0]["feedbackId"] == r.json()["id"] and found[0]["round"] == 1
     assert await items_of(client, status="resolved") == []
@@ -57,18 +67,27 @@ async def test_reopen_through_the_api_and_through_a_submission(make_client, loca
     assert r.status_code == 200 and r.json()["status"] == "open" and r.json()["summary"] == "Logo has room now"
     r = await client.post("/api/items/reopen", json={"board": "hero", "n": 99})
     assert r.status_code == 404 and r.json()["error"] == "unknown_item"
-    for bad in ({"board": "hero"}, {"board": "hero", "n": "1"}, {"board": "hero", "n": 0},
-                {"board": "../x", "n": 1}, {"board": "hero", "n": 1, "extra": 1}, {"board": "hero", "n": True}):
+    for bad in (
+        {"board": "hero"},
+        {"board": "hero", "n": "1"},
+        {"board": "hero", "n": 0},
+        {"board": "../x", "n": 1},
+        {"board": "hero", "n": 1, "extra": 1},
+        {"board": "hero", "n": True},
+    ):
         r = await client.post("/api/items/reopen", json=bad)
         assert r.status_code == 422, bad
     r = await client.post("/api/items/reopen", content=b"{}", headers={"content-type": "text/plain"})
     assert r.status_code == 415
-    r = await client.post("/api/items/reopen", json={"board": "hero", "n": 2}, headers={"origin": "https://evil.example"})
+    r = await client.post(
+        "/api/items/reopen", json={"board": "hero", "n": 2}, headers={"origin": "https://evil.example"}
+    )
     assert r.status_code == 403
     # the reviewer's next round reopens #2 with the body's `reopen`
     client.app.state.boards.reload("hero")
-    r = await client.post("/api/feedback", json=body(schemaVersion=2, reopen=[2], clientId="second-round",
-                                                     comments={}, overall=None))
+    r = await client.post(
+        "/api/feedback", json=body(schemaVersion=2, reopen=[2], clientId="second-round", comments={}, overall=None)
+    )
     assert r.status_code == 200, r.text
     for _ in range(200):
         statuses = {i["n"]: i["status"] for i in await items_of(client)}

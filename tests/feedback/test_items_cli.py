@@ -21,8 +21,17 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def save(store: Any, board: str = "hero", **fields: Any) -> dict[str, Any]:
-    rec = {"schemaVersion": 1, "board": board, "round": 1, "id": uuid.uuid4().hex, "receivedAt": iso_ts(now_utc()),
-           "kind": "final", "clientHash": "0" * 16, "comments": {"A": "too busy", "B": "good"}, **fields}
+    rec = {
+        "schemaVersion": 1,
+        "board": board,
+        "round": 1,
+        "id": uuid.uuid4().hex,
+        "receivedAt": iso_ts(now_utc()),
+        "kind": "final",
+        "clientHash": "0" * 16,
+        "comments": {"A": "too busy", "B": "good"},
+        **fields,
+    }
     store.save(rec)
     return rec
 
@@ -71,8 +80,11 @@ def test_items_on_an_s3_store(moto_endpoint: str, monkeypatch: pytest.MonkeyPatc
 
     from pinup_feedback.store.s3 import S3Store
 
-    for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
-                        "AWS_DEFAULT_REGION": "us-east-1"}.items():
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+    }.items():
         monkeypatch.setenv(name, value)
     bucket = f"pinup-cli-{uuid.uuid4().hex[:10]}"
     boto3.client("s3", endpoint_url=moto_endpoint, region_name="us-east-1").create_bucket(Bucket=bucket)
@@ -88,9 +100,27 @@ def test_concurrent_claims_from_separate_processes(tmp_path: Path) -> None:
     save(store)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "generator"), str(ROOT / "functions")])}
     assert run("items", "--store", str(store.root)).exit_code == 0  # numbered before the race
-    procs = [subprocess.Popen([sys.executable, "-m", "pinup", "feedback", "claim", "2", "--agent", f"agent-{n}",
-                               "--store", str(store.root)], env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for n in range(4)]
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "pinup",
+                "feedback",
+                "claim",
+                "2",
+                "--agent",
+                f"agent-{n}",
+                "--store",
+                str(store.root),
+            ],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n in range(4)
+    ]
     codes = sorted(p.wait(timeout=120) for p in procs)
     assert codes == [0, 3, 3, 3]
     events = list((store.root / "_items" / "hero" / "e" / f"{2:010d}").glob("*.json"))

@@ -14,20 +14,40 @@ from pinup_feedback.lifecycle import ItemConflict, Lifecycle, LifecycleError, Un
 from pinup_feedback.store.base import iso_ts, now_utc
 from pinup_feedback.store.file import FileStore
 
-PIN = {"id": "p1", "variant": "B", "note": "Header too tight", "severity": "major",
-       "box": {"x": 0.1, "y": 0.1, "w": 0.2, "h": 0.1}, "selector": "#title", "text": "Hi", "html": "<h1>Hi</h1>"}
+PIN = {
+    "id": "p1",
+    "variant": "B",
+    "note": "Header too tight",
+    "severity": "major",
+    "box": {"x": 0.1, "y": 0.1, "w": 0.2, "h": 0.1},
+    "selector": "#title",
+    "text": "Hi",
+    "html": "<h1>Hi</h1>",
+}
 
 
 def record(board: str = "hero", **fields: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {"schemaVersion": 1, "board": board, "round": 1, "id": uuid.uuid4().hex,
-                            "receivedAt": iso_ts(now_utc()), "kind": "final", "clientHash": "0" * 16}
+    base: dict[str, Any] = {
+        "schemaVersion": 1,
+        "board": board,
+        "round": 1,
+        "id": uuid.uuid4().hex,
+        "receivedAt": iso_ts(now_utc()),
+        "kind": "final",
+        "clientHash": "0" * 16,
+    }
     base.update(fields)
     return base
 
 
 def v2_record(**fields: Any) -> dict[str, Any]:
-    return record(schemaVersion=2, pins=[PIN, {**PIN, "id": "p2", "variant": "A", "severity": "nit"}],
-                  tweaks={}, reopen=[], **fields)
+    return record(
+        schemaVersion=2,
+        pins=[PIN, {**PIN, "id": "p2", "variant": "A", "severity": "nit"}],
+        tweaks={},
+        reopen=[],
+        **fields,
+    )
 
 
 @pytest.fixture()
@@ -36,11 +56,20 @@ def store(tmp_path: Path) -> FileStore:
 
 
 def test_item_specs_cover_every_kind_in_order() -> None:
-    rec = v2_record(comments={"A": "busy", "B": "  "}, overall="ok", kind="regenerate",
-                    regenerated=True, regenerateAction="make it warmer")
+    rec = v2_record(
+        comments={"A": "busy", "B": "  "},
+        overall="ok",
+        kind="regenerate",
+        regenerated=True,
+        regenerateAction="make it warmer",
+    )
     assert [(s.key, s.kind, s.variant) for s in item_specs(rec)] == [
-        ("pin:p1", "pin", "B"), ("pin:p2", "pin", "A"), ("comment:A", "comment", "A"),
-        ("overall", "overall", None), ("regenerate", "regenerate", None)]
+        ("pin:p1", "pin", "B"),
+        ("pin:p2", "pin", "A"),
+        ("comment:A", "comment", "A"),
+        ("overall", "overall", None),
+        ("regenerate", "regenerate", None),
+    ]
     assert item_specs(record(comments={}, overall=None)) == []
 
 
@@ -87,8 +116,19 @@ def test_claim_resolve_reopen(store: FileStore) -> None:
     with pytest.raises(LifecycleError, match="summary is required"):
         life.resolve("hero", 2, "resolved", "  ")
     public = life.item("hero", 1).public()
-    assert set(public) == {"n", "kind", "round", "variant", "text", "severity", "pin", "status", "summary",
-                           "feedbackId", "updatedAt"}
+    assert set(public) == {
+        "n",
+        "kind",
+        "round",
+        "variant",
+        "text",
+        "severity",
+        "pin",
+        "status",
+        "summary",
+        "feedbackId",
+        "updatedAt",
+    }
     assert public["pin"]["selector"] == "#title" and public["kind"] == "pin" and public["severity"] == "major"
 
 
@@ -162,8 +202,9 @@ def test_concurrent_numbering_never_repeats_a_number(store: FileStore) -> None:
     assert errors == []
     items = Lifecycle(store).items("hero")
     assert len(items) == 12 and len({i.n for i in items}) == 12
-    assert {(i.feedback_id, i.spec.key) for i in items} == {(r["id"], k) for r in recs for k in ("comment:A",
-                                                                                                "comment:B")}
+    assert {(i.feedback_id, i.spec.key) for i in items} == {
+        (r["id"], k) for r in recs for k in ("comment:A", "comment:B")
+    }
     slots = [json.loads(p.read_text()) for p in (store.root / "_items" / "hero" / "n").glob("*.json")]
     assert len({s["n"] for s in slots}) == len(slots)  # no number given twice
 
@@ -175,8 +216,11 @@ def s3_store(moto_endpoint: str, monkeypatch: pytest.MonkeyPatch) -> Any:
 
     from pinup_feedback.store.s3 import S3Store
 
-    for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
-                        "AWS_DEFAULT_REGION": "us-east-1"}.items():
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+    }.items():
         monkeypatch.setenv(name, value)
     bucket = f"pinup-items-{uuid.uuid4().hex[:10]}"
     boto3.client("s3", endpoint_url=moto_endpoint, region_name="us-east-1").create_bucket(Bucket=bucket)

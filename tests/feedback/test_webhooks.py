@@ -23,19 +23,31 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import CliRunner
+from feedback_helpers import body
 
 from pinup.cli import cli
 from pinup_feedback.lifecycle import lifecycle_for
 from pinup_feedback.store.base import iso_ts, now_utc
 from pinup_feedback.store.file import FileStore
-from pinup_feedback.webhooks import (SIGNATURE_HEADER, StoreWatcher, WebhookConfig, check_url, deliver, encode,
-                                     make_config, slack_message)
-
-from feedback_helpers import body
+from pinup_feedback.webhooks import (
+    SIGNATURE_HEADER,
+    StoreWatcher,
+    WebhookConfig,
+    check_url,
+    deliver,
+    encode,
+    make_config,
+    slack_message,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
-PIN = {"id": "p1", "variant": "B", "note": "Logo <clipped> & small", "severity": "major",
-       "box": {"x": 0, "y": 0, "w": 0.5, "h": 0.5}}
+PIN = {
+    "id": "p1",
+    "variant": "B",
+    "note": "Logo <clipped> & small",
+    "severity": "major",
+    "box": {"x": 0, "y": 0, "w": 0.5, "h": 0.5},
+}
 
 
 class Receiver:
@@ -90,8 +102,9 @@ def fast(url: str, **kw: Any) -> WebhookConfig:
     return WebhookConfig((url,), backoff=0.01, timeout=5, **kw)
 
 
-@pytest.mark.parametrize("url", ["ftp://example.com/x", "file:///etc/passwd", "javascript:alert(1)", "example.com",
-                                 "http://", ""])
+@pytest.mark.parametrize(
+    "url", ["ftp://example.com/x", "file:///etc/passwd", "javascript:alert(1)", "example.com", "http://", ""]
+)
 def test_only_http_urls_are_accepted(url: str) -> None:
     with pytest.raises(ValueError, match="http:// or https://"):
         check_url(url)
@@ -111,8 +124,14 @@ def test_signature_is_the_hmac_of_the_body() -> None:
 
 
 def test_slack_messages_escape_reviewer_text() -> None:
-    event = {"event": "feedback.stored", "board": "hero", "round": 2, "id": "x", "action": "submitted",
-             "items": [{"n": 4, "kind": "pin", "variant": "B", "status": "open", "text": "<!channel> & " + "x" * 300}]}
+    event = {
+        "event": "feedback.stored",
+        "board": "hero",
+        "round": 2,
+        "id": "x",
+        "action": "submitted",
+        "items": [{"n": 4, "kind": "pin", "variant": "B", "status": "open", "text": "<!channel> & " + "x" * 300}],
+    }
     text = slack_message(event)["text"]
     assert "&lt;!channel&gt; &amp; " in text and "<!channel>" not in text and text.endswith("…")
     assert text.startswith("pinup · board hero, round 2: feedback submitted\n• #4 pin on B (open): ")
@@ -143,8 +162,9 @@ def test_retries_with_backoff_then_logs_the_failure(caplog: pytest.LogCaptureFix
 
 
 @pytest.mark.anyio
-async def test_store_watcher_sends_submissions_and_item_changes(make_client, local_settings, store_dir,
-                                                                receiver: Receiver) -> None:
+async def test_store_watcher_sends_submissions_and_item_changes(
+    make_client, local_settings, store_dir, receiver: Receiver
+) -> None:
     client = make_client(local_settings)
     store_dir.mkdir(parents=True, exist_ok=True)
     watcher = StoreWatcher(FileStore(store_dir), fast(receiver.url, secret="k"), interval=0.05).start()
@@ -178,19 +198,44 @@ def test_pinup_serve_acknowledges_before_the_webhook_is_delivered(tmp_path: Path
     held = Receiver(hold=True)
     src = tmp_path / "ws"
     shutil.copytree(ROOT / "site_src", src, ignore=shutil.ignore_patterns(".pinup", "__pycache__"))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "generator"), str(ROOT / "functions")]),
-           "PINUP_WEBHOOK_SECRET": "from-env"}
-    proc = subprocess.Popen([sys.executable, "-m", "pinup", "serve", str(src), "--no-open", "--port", "0",
-                             "--timeout", "0", "--webhook", held.url, "--webhook-format", "slack"],
-                            cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "generator"), str(ROOT / "functions")]),
+        "PINUP_WEBHOOK_SECRET": "from-env",
+    }
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pinup",
+            "serve",
+            str(src),
+            "--no-open",
+            "--port",
+            "0",
+            "--timeout",
+            "0",
+            "--webhook",
+            held.url,
+            "--webhook-format",
+            "slack",
+        ],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         serve_json = tmp_path / "site" / "serve.json"
         deadline = time.monotonic() + 120
         while not serve_json.is_file() and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
         base = f"http://127.0.0.1:{json.loads(serve_json.read_text())['port']}"
-        r = httpx.post(f"{base}/api/feedback", json={"schemaVersion": 1, "board": "trail-home", "round": 1,
-                                                     "preferred": "B", "overall": "Ship <it>"}, timeout=30)
+        r = httpx.post(
+            f"{base}/api/feedback",
+            json={"schemaVersion": 1, "board": "trail-home", "round": 1, "preferred": "B", "overall": "Ship <it>"},
+            timeout=30,
+        )
         assert r.status_code == 200  # answered while the receiver still holds its request
         held.release.set()
         headers, message = held.next()
@@ -204,23 +249,38 @@ def test_pinup_serve_acknowledges_before_the_webhook_is_delivered(tmp_path: Path
 
 
 # --- hosted: the notifier behind the S3 event notification -----------------------------------
-def test_notifier_sends_records_and_item_changes_from_s3(moto_endpoint: str, monkeypatch: pytest.MonkeyPatch,
-                                                         receiver: Receiver) -> None:
+def test_notifier_sends_records_and_item_changes_from_s3(
+    moto_endpoint: str, monkeypatch: pytest.MonkeyPatch, receiver: Receiver
+) -> None:
     import boto3
 
     from pinup_feedback.notifier import handler
     from pinup_feedback.store.s3 import S3Store
 
     bucket = f"pinup-notify-{uuid.uuid4().hex[:10]}"
-    for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
-                        "AWS_DEFAULT_REGION": "us-east-1", "PINUP_STORE": f"s3://{bucket}/team",
-                        "PINUP_ENDPOINT_URL": moto_endpoint, "PINUP_WEBHOOK_URLS": receiver.url,
-                        "PINUP_WEBHOOK_SECRET": "hosted-secret"}.items():
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "PINUP_STORE": f"s3://{bucket}/team",
+        "PINUP_ENDPOINT_URL": moto_endpoint,
+        "PINUP_WEBHOOK_URLS": receiver.url,
+        "PINUP_WEBHOOK_SECRET": "hosted-secret",
+    }.items():
         monkeypatch.setenv(name, value)
     boto3.client("s3", endpoint_url=moto_endpoint, region_name="us-east-1").create_bucket(Bucket=bucket)
     store = S3Store(bucket, "team", endpoint_url=moto_endpoint)
-    record = {"schemaVersion": 2, "board": "hero", "round": 1, "id": uuid.uuid4().hex, "kind": "final",
-              "receivedAt": iso_ts(now_utc()), "clientHash": "0" * 16, "pins": [PIN], "comments": {"A": "busy"}}
+    record = {
+        "schemaVersion": 2,
+        "board": "hero",
+        "round": 1,
+        "id": uuid.uuid4().hex,
+        "kind": "final",
+        "receivedAt": iso_ts(now_utc()),
+        "clientHash": "0" * 16,
+        "pins": [PIN],
+        "comments": {"A": "busy"},
+    }
     key = store.save(record)
 
     def s3_event(*keys: str) -> dict[str, Any]:
@@ -230,15 +290,22 @@ def test_notifier_sends_records_and_item_changes_from_s3(moto_endpoint: str, mon
     assert handler(s3_event(key, claim_key, "team/boards/hero.json")) == {"sent": 1}
     headers, event = receiver.next()
     assert event["event"] == "feedback.stored" and [i["n"] for i in event["items"]] == [1, 2]
-    assert headers[SIGNATURE_HEADER.lower()] == "sha256=" + hmac.new(
-        b"hosted-secret", json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode(),
-        hashlib.sha256).hexdigest()
+    assert (
+        headers[SIGNATURE_HEADER.lower()]
+        == "sha256="
+        + hmac.new(
+            b"hosted-secret", json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode(), hashlib.sha256
+        ).hexdigest()
+    )
     lifecycle_for(store).resolve("hero", 2, "wont_fix", "by design")
     change_key = "team/feedback/_items/hero/e/0000000002/000001.json"
     slot_key = "team/feedback/_items/hero/n/0000000002.json"
     assert handler(s3_event(slot_key)) == {"sent": 0}
-    bridge = {"source": "aws.s3", "detail-type": "Object Created",
-              "detail": {"bucket": {"name": bucket}, "object": {"key": change_key}}}  # how the template wires it
+    bridge = {
+        "source": "aws.s3",
+        "detail-type": "Object Created",
+        "detail": {"bucket": {"name": bucket}, "object": {"key": change_key}},
+    }  # how the template wires it
     assert handler(bridge) == {"sent": 1}
     _, change = receiver.next()
     assert change["action"] == "resolve" and change["items"][0]["status"] == "wont_fix"

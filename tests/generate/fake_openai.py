@@ -53,15 +53,20 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def chat_body(text: str, prompt_tokens: int = 1000, completion_tokens: int = 2000, model: str = "gpt-4.1-mini") -> dict[str, Any]:
+def chat_body(
+    text: str, prompt_tokens: int = 1000, completion_tokens: int = 2000, model: str = "gpt-4.1-mini"
+) -> dict[str, Any]:
     return {
         "id": "chatcmpl-fake",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
         "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
-        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                  "total_tokens": prompt_tokens + completion_tokens},
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
     }
 
 
@@ -77,9 +82,12 @@ def image_body(png: bytes | None = None, input_tokens: int = 50, output_tokens: 
     return {
         "created": int(time.time()),
         "data": [{"b64_json": base64.b64encode(png or png_bytes()).decode("ascii")}],
-        "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens,
-                  "total_tokens": input_tokens + output_tokens,
-                  "input_tokens_details": {"image_tokens": 0, "text_tokens": input_tokens}},
+        "usage": {
+            "input_tokens": input_tokens,
+            "output_tokens": output_tokens,
+            "total_tokens": input_tokens + output_tokens,
+            "input_tokens_details": {"image_tokens": 0, "text_tokens": input_tokens},
+        },
     }
 
 
@@ -90,7 +98,7 @@ def error_body(message: str, code: str | None = None, type_: str = "invalid_requ
 def page_html(title: str) -> str:
     safe = title.replace("<", "&lt;").replace(">", "&gt;")
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + safe + "</title>"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>' + safe + "</title>"
         "<style>:root{--c:#2f6f4e}body{font-family:system-ui,sans-serif;color:var(--c)}</style></head>"
         "<body><main><h1>" + safe + "</h1><p>Log a sighting.</p></main></body></html>"
     )

@@ -41,10 +41,22 @@ def write_feedback(workspace: Path, board: str, record: dict[str, Any], stamp: s
     kind = "regenerate" if record.get("regenerated") else "final"
     rid = hashlib.sha256(stamp.encode()).hexdigest()[:32]
     full = {
-        "schemaVersion": 1, "board": board, "round": 1, "clientId": "c-" + rid[:8], "reviewer": "Ana",
-        "preferred": None, "ratings": {}, "comments": {}, "overall": None, "regenerated": False,
-        "regenerateAction": None, "remixSpec": None, **record,
-        "id": rid, "receivedAt": "2026-11-30T00:00:00.000000Z", "kind": kind,
+        "schemaVersion": 1,
+        "board": board,
+        "round": 1,
+        "clientId": "c-" + rid[:8],
+        "reviewer": "Ana",
+        "preferred": None,
+        "ratings": {},
+        "comments": {},
+        "overall": None,
+        "regenerated": False,
+        "regenerateAction": None,
+        "remixSpec": None,
+        **record,
+        "id": rid,
+        "receivedAt": "2026-11-30T00:00:00.000000Z",
+        "kind": kind,
     }
     folder = workspace / ".pinup" / "feedback" / board
     folder.mkdir(parents=True, exist_ok=True)

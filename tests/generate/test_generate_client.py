@@ -181,8 +181,9 @@ def test_the_fake_does_detect_overlap(fake_openai: FakeOpenAI) -> None:
 
     fake_openai.queue(*[Reply(body=chat_body("x"), delay=0.3) for _ in range(3)])
     raw = openai.OpenAI(api_key="k", base_url=fake_openai.base_url, max_retries=0)
-    threads = [threading.Thread(target=lambda: raw.chat.completions.create(model="m", messages=MESSAGES))
-               for _ in range(3)]
+    threads = [
+        threading.Thread(target=lambda: raw.chat.completions.create(model="m", messages=MESSAGES)) for _ in range(3)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -199,8 +200,10 @@ def test_parse_retry_after_forms() -> None:
 
 
 def test_5xx_honours_retry_after_too(api_env: FakeOpenAI) -> None:
-    api_env.queue(Reply(503, error_body("busy", type_="server_error"), {"Retry-After": "4"}),
-                  Reply(502, error_body("bad gateway"), {"retry-after-ms": "250"}))
+    api_env.queue(
+        Reply(503, error_body("busy", type_="server_error"), {"Retry-After": "4"}),
+        Reply(502, error_body("bad gateway"), {"retry-after-ms": "250"}),
+    )
     sleeps: list[float] = []
     result = make_client(api_env, sleeps, backoff_base=10.0).chat("m", MESSAGES)
     assert sleeps == [4.0, 0.25]  # the server's wait, not the (much longer) backoff

@@ -33,8 +33,19 @@ finally:
     print("OPENAI_IMPORTED", "openai" in sys.modules, file=sys.stderr)
 """
 
-FETCHING = {"script": "src", "img": "src", "link": "href", "iframe": "src", "source": "src", "video": "src",
-            "audio": "src", "embed": "src", "object": "data", "image": "href", "use": "href"}
+FETCHING = {
+    "script": "src",
+    "img": "src",
+    "link": "href",
+    "iframe": "src",
+    "source": "src",
+    "video": "src",
+    "audio": "src",
+    "embed": "src",
+    "object": "data",
+    "image": "href",
+    "use": "href",
+}
 CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)""")
 
 
@@ -62,8 +73,14 @@ def test_example_builds_offline_with_no_key(workspace: Path, tmp_path: Path, rep
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_") and k != "PINUP_PRICES"}
     out = tmp_path / "site"
     before = snapshot(workspace)
-    proc = subprocess.run([sys.executable, "-c", GUARD, str(workspace), str(out)], capture_output=True, text=True,
-                          env=env, cwd=tmp_path, timeout=240)
+    proc = subprocess.run(
+        [sys.executable, "-c", GUARD, str(workspace), str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=240,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "NETWORK_ATTEMPT" not in proc.stderr
     assert "OPENAI_IMPORTED False" in proc.stderr  # building never touches the API client

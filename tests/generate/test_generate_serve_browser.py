@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,9 +32,26 @@ class Serve:
         env.pop("PINUP_PRICES", None)
         self.site = workspace.parent / "site"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "pinup", "serve", str(workspace), "--generate", "--no-open", "--port", "0",
-             "--out", str(self.site), "--timeout", "0"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=workspace.parent,
+            [
+                sys.executable,
+                "-m",
+                "pinup",
+                "serve",
+                str(workspace),
+                "--generate",
+                "--no-open",
+                "--port",
+                "0",
+                "--out",
+                str(self.site),
+                "--timeout",
+                "0",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=workspace.parent,
         )
         self.stderr: list[str] = []
         self.port = 0
@@ -99,7 +115,11 @@ def wait_round(page, n: int) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_totally_different_generates_and_reloads_in_the_same_tab(
-    page, serve: Serve, fake_openai: FakeOpenAI, workspace: Path, artifacts_dir: Path  # type: ignore[no-untyped-def]
+    page,
+    serve: Serve,
+    fake_openai: FakeOpenAI,
+    workspace: Path,
+    artifacts_dir: Path,  # type: ignore[no-untyped-def]
 ) -> None:
     # slow enough that each progress step is visible in the page
     fake_openai.queue(*[Reply(body=chat_body(page_html(f"Round two {k}")), delay=1.0) for k in (1, 2, 3)])
@@ -129,7 +149,10 @@ def test_totally_different_generates_and_reloads_in_the_same_tab(
 
 
 def test_failure_shows_an_error_with_retry_then_the_retry_works(
-    page, serve: Serve, fake_openai: FakeOpenAI, workspace: Path  # type: ignore[no-untyped-def]
+    page,
+    serve: Serve,
+    fake_openai: FakeOpenAI,
+    workspace: Path,  # type: ignore[no-untyped-def]
 ) -> None:
     fake_openai.queue(Reply(403, error_body("This key may not use the model", "model_not_allowed")))
     open_board(page, serve)

@@ -39,8 +39,9 @@ def run_hook(workspace: Path, record: dict[str, Any], **kw: Any) -> tuple[Record
 
 
 def regenerate_record(workspace: Path, action: str = "different") -> dict[str, Any]:
-    return write_feedback(workspace, BOARD, {"regenerated": True, "regenerateAction": action},
-                          "20261130T000001.000000Z")
+    return write_feedback(
+        workspace, BOARD, {"regenerated": True, "regenerateAction": action}, "20261130T000001.000000Z"
+    )
 
 
 def test_hook_generates_publishes_progress_rebuilds_and_reloads(api_env: FakeOpenAI, workspace: Path) -> None:
@@ -73,8 +74,9 @@ def test_hook_failure_publishes_an_error_and_loses_nothing(api_env: FakeOpenAI, 
 
 
 def test_hook_keeps_an_image_board_an_image_board(api_env: FakeOpenAI, workspace: Path) -> None:
-    record = write_feedback(workspace, "sighting-badge", {"regenerated": True, "regenerateAction": "different"},
-                            "20261130T000001.000000Z")
+    record = write_feedback(
+        workspace, "sighting-badge", {"regenerated": True, "regenerateAction": "different"}, "20261130T000001.000000Z"
+    )
     states, _ = run_hook(workspace, record, count=2)
     assert [r.path for r in api_env.requests] == [IMAGES] * 2
     spec = load_yaml(workspace / "boards" / "sighting-badge" / "board.yaml")
@@ -114,7 +116,9 @@ def test_build_failure_after_a_round_says_the_round_is_on_disk(api_env: FakeOpen
 
 
 def test_model_and_count_from_the_environment(
-    api_env: FakeOpenAI, workspace: Path, monkeypatch  # type: ignore[no-untyped-def]
+    api_env: FakeOpenAI,
+    workspace: Path,
+    monkeypatch,  # type: ignore[no-untyped-def]
 ) -> None:
     monkeypatch.setenv("PINUP_GENERATE_MODEL", "llama3.1")
     monkeypatch.setenv("PINUP_GENERATE_COUNT", "2")
@@ -124,7 +128,9 @@ def test_model_and_count_from_the_environment(
 
 
 def test_hook_without_a_key_says_so_and_writes_nothing(
-    api_env: FakeOpenAI, workspace: Path, monkeypatch  # type: ignore[no-untyped-def]
+    api_env: FakeOpenAI,
+    workspace: Path,
+    monkeypatch,  # type: ignore[no-untyped-def]
 ) -> None:
     monkeypatch.delenv("OPENAI_API_KEY")
     record = regenerate_record(workspace)
@@ -143,8 +149,15 @@ def test_hook_options_reach_the_api(api_env: FakeOpenAI, workspace: Path, monkey
     monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")  # nothing listens there
     monkeypatch.delenv("OPENAI_API_KEY")
     monkeypatch.setenv("GATEWAY_KEY", "gw-serve")
-    states, _ = run_hook(workspace, regenerate_record(workspace), model="qwen2.5", count=2,
-                         base_url=api_env.base_url, api_key_env="GATEWAY_KEY", max_retries=0)
+    states, _ = run_hook(
+        workspace,
+        regenerate_record(workspace),
+        model="qwen2.5",
+        count=2,
+        base_url=api_env.base_url,
+        api_key_env="GATEWAY_KEY",
+        max_retries=0,
+    )
     assert [b["model"] for b in api_env.bodies()] == ["qwen2.5", "qwen2.5"]
     assert {r.headers["authorization"] for r in api_env.requests} == {"Bearer gw-serve"}
     assert states.reloaded == [BOARD]

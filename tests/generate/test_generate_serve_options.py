@@ -18,7 +18,9 @@ HAS_OPTIONS = {"model", "count", "base_url", "api_key_env"} <= {p.name for p in 
 
 
 @pytest.mark.skipif(not HAS_OPTIONS, reason="pinup serve has no --model/--count/--base-url/--api-key-env yet")
-def test_serve_generate_options_build_the_hook(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_serve_generate_options_build_the_hook(
+    workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import pinup.serve.server as server
 
     seen: dict[str, Any] = {}
@@ -34,10 +36,24 @@ def test_serve_generate_options_build_the_hook(workspace: Path, tmp_path: Path, 
 
     monkeypatch.setattr(server, "ServeSession", NoServe)
     monkeypatch.setenv("GATEWAY_KEY", "gw-1")
-    result = CliRunner().invoke(serve, [
-        str(workspace), "--out", str(tmp_path / "site"), "--no-open", "--generate", "--model", "llama3.1",
-        "--count", "2", "--base-url", "http://127.0.0.1:9/v1", "--api-key-env", "GATEWAY_KEY",
-    ])
+    result = CliRunner().invoke(
+        serve,
+        [
+            str(workspace),
+            "--out",
+            str(tmp_path / "site"),
+            "--no-open",
+            "--generate",
+            "--model",
+            "llama3.1",
+            "--count",
+            "2",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--api-key-env",
+            "GATEWAY_KEY",
+        ],
+    )
     assert result.exit_code == 0, result.output
     hook = seen["hook"]
     assert hook.model == "llama3.1" and hook.count == 2

@@ -50,7 +50,7 @@ def test_network_references_are_stripped() -> None:
         '<meta http-equiv="refresh" content="0;url=https://example.com">'
         "<style>@import url('https://x.example/a.css');\n"
         "@font-face{font-family:X;src:url(https://x.example/x.woff2) format('woff2')}\n"
-        "body{background:#fff url(\"//img.example/bg.png\") no-repeat}</style></head>"
+        'body{background:#fff url("//img.example/bg.png") no-repeat}</style></head>'
         '<body style="background-image:url(https://img.example/a.png)">'
         '<a href="https://example.com/pricing" class="cta">Pricing</a>'
         '<img src="https://img.example/hero.jpg" alt="Hero" width="10">'
@@ -78,8 +78,9 @@ def test_comments_in_inline_script_are_not_urls() -> None:
 
 def test_stripping_is_done_with_a_parser_not_string_search() -> None:
     # a URL in visible text is not a fetch and stays; the same URL in an attribute goes
-    answer = ('<html><body><p>See https://example.com/docs</p>'
-              '<img alt="x" src = "https://example.com/a.png"></body></html>')
+    answer = (
+        '<html><body><p>See https://example.com/docs</p><img alt="x" src = "https://example.com/a.png"></body></html>'
+    )
     html = validate_html(answer).html
     assert "<p>See https://example.com/docs</p>" in html
     assert "a.png" not in html
@@ -105,17 +106,19 @@ def test_relative_files_are_not_self_contained() -> None:
 
 
 def test_image_set_strings_are_stripped() -> None:
-    answer = ('<html><head><style>.h{background-image:image-set("https://img.example/a.png" 1x, '
-              '"https://img.example/b.png" 2x);color:red}</style></head><body>x</body></html>')
+    answer = (
+        '<html><head><style>.h{background-image:image-set("https://img.example/a.png" 1x, '
+        '"https://img.example/b.png" 2x);color:red}</style></head><body>x</body></html>'
+    )
     html = validate_html(answer).html
     assert "img.example" not in html and "color:red" in html
 
 
 def test_event_handlers_and_srcdoc_naming_the_network_are_stripped() -> None:
     answer = (
-        '<html><body onload="navigator.sendBeacon(\'https://t.example/b\')">'
+        "<html><body onload=\"navigator.sendBeacon('https://t.example/b')\">"
         '<img src="data:," alt="p" onerror="fetch(\'//t.example/x\')">'
-        '<button onclick="document.body.classList.toggle(\'dark\')">Theme</button>'
+        "<button onclick=\"document.body.classList.toggle('dark')\">Theme</button>"
         '<iframe srcdoc="&lt;script src=https://t.example/a.js&gt;&lt;/script&gt;"></iframe>'
         '<iframe srcdoc="&lt;p&gt;inline&lt;/p&gt;"></iframe></body></html>'
     )

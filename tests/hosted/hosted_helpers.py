@@ -31,13 +31,19 @@ class LambdaContext:
         return 9000
 
 
-def v2_event(method: str, path: str, body: dict[str, Any] | str | None, headers: dict[str, str], source_ip: str,
-             query: str = "") -> dict[str, Any]:
+def v2_event(
+    method: str, path: str, body: dict[str, Any] | str | None, headers: dict[str, str], source_ip: str, query: str = ""
+) -> dict[str, Any]:
     """An API Gateway HTTP API (payload format 2.0) event, as the gateway sends it."""
     raw = body if isinstance(body, str) or body is None else json.dumps(body)
     request_id = uuid.uuid4().hex[:16]
-    base_headers = {"host": "abc123.execute-api.us-east-1.amazonaws.com", "user-agent": "Mozilla/5.0",
-                    "x-forwarded-for": source_ip, "x-forwarded-proto": "https", "x-forwarded-port": "443"}
+    base_headers = {
+        "host": "abc123.execute-api.us-east-1.amazonaws.com",
+        "user-agent": "Mozilla/5.0",
+        "x-forwarded-for": source_ip,
+        "x-forwarded-proto": "https",
+        "x-forwarded-port": "443",
+    }
     if raw is not None:
         base_headers.update({"content-type": "application/json", "content-length": str(len(raw.encode()))})
     return {
@@ -47,10 +53,22 @@ def v2_event(method: str, path: str, body: dict[str, Any] | str | None, headers:
         "rawQueryString": query,
         "headers": {**base_headers, **{k.lower(): v for k, v in headers.items()}},
         "requestContext": {
-            "accountId": "123456789012", "apiId": "abc123", "domainName": "abc123.execute-api.us-east-1.amazonaws.com",
-            "domainPrefix": "abc123", "requestId": request_id, "routeKey": f"{method} {path}", "stage": "$default",
-            "time": "30/Nov/2026:01:00:00 +0000", "timeEpoch": 1795999200000,
-            "http": {"method": method, "path": path, "protocol": "HTTP/1.1", "sourceIp": source_ip, "userAgent": "Mozilla/5.0"},
+            "accountId": "123456789012",
+            "apiId": "abc123",
+            "domainName": "abc123.execute-api.us-east-1.amazonaws.com",
+            "domainPrefix": "abc123",
+            "requestId": request_id,
+            "routeKey": f"{method} {path}",
+            "stage": "$default",
+            "time": "30/Nov/2026:01:00:00 +0000",
+            "timeEpoch": 1795999200000,
+            "http": {
+                "method": method,
+                "path": path,
+                "protocol": "HTTP/1.1",
+                "sourceIp": source_ip,
+                "userAgent": "Mozilla/5.0",
+            },
         },
         "body": raw,
         "isBase64Encoded": False,
@@ -177,7 +195,10 @@ class FakeHttpApi(LoopbackServer):
                 data = response_body(response)
                 self.send_response(int(response["statusCode"]))
                 for name, value in (response.get("headers") or {}).items():
-                    if not name.lower().startswith("access-control-") and name.lower() not in {"content-length", "connection"}:
+                    if not name.lower().startswith("access-control-") and name.lower() not in {
+                        "content-length",
+                        "connection",
+                    }:
                         self.send_header(name, value)
                 self._cors()
                 self.send_header("Content-Length", str(len(data)))
@@ -190,7 +211,9 @@ class FakeHttpApi(LoopbackServer):
         super().__init__(Handler)
 
 
-def build_example(tmp_path: Path, aws_env: dict[str, str], *, secret: str, api_url: str) -> tuple[Path, Path, dict[str, str]]:
+def build_example(
+    tmp_path: Path, aws_env: dict[str, str], *, secret: str, api_url: str
+) -> tuple[Path, Path, dict[str, str]]:
     """Copy the bundled example workspace to `tmp_path/ws` and `pinup build --api-url` it into `tmp_path/site`.
 
     Returns (workspace, site, env): env is the CLI's environment, free of the shell's PINUP_ and AWS_
@@ -214,8 +237,15 @@ def run_pinup(*args: str, env: dict[str, str], cwd: Path, ok: bool = True) -> An
     import subprocess
     import sys
 
-    result = subprocess.run([sys.executable, "-m", "pinup", *args], env=env, cwd=cwd, capture_output=True, text=True,
-                            timeout=240, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "pinup", *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
     if ok:
         assert result.returncode == 0, f"pinup {' '.join(args)}\n{result.stdout}\n{result.stderr}"
     return result

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from hosted_helpers import FakeCloudFront, FakeHttpApi, build_example, fresh_handler_module, run_pinup
 
 pytestmark = pytest.mark.browser
@@ -25,8 +24,9 @@ BOARD = "trail-home"
 
 
 @pytest.fixture()
-def deployed(tmp_path: Path, moto_endpoint: str, s3: Any, aws_env: dict[str, str],
-             monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
+def deployed(
+    tmp_path: Path, moto_endpoint: str, s3: Any, aws_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[dict[str, Any]]:
     suffix = uuid.uuid4().hex[:8]
     boards_bucket, feedback_bucket = f"pinup-boards-{suffix}", f"pinup-feedback-{suffix}"
     s3.create_bucket(Bucket=boards_bucket)
@@ -42,14 +42,34 @@ def deployed(tmp_path: Path, moto_endpoint: str, s3: Any, aws_env: dict[str, str
     api = FakeHttpApi(fresh_handler_module().handler, allow_origins=[boards_origin]).start()
 
     workspace, site, env = build_example(tmp_path, aws_env, secret=SECRET, api_url=api.url)
-    published = run_pinup("publish", str(site), "--bucket", boards_bucket, "--store", store,
-                          "--endpoint-url", moto_endpoint, "--public-url", edge.url, env=env, cwd=tmp_path)
+    published = run_pinup(
+        "publish",
+        str(site),
+        "--bucket",
+        boards_bucket,
+        "--store",
+        store,
+        "--endpoint-url",
+        moto_endpoint,
+        "--public-url",
+        edge.url,
+        env=env,
+        cwd=tmp_path,
+    )
     board_url = f"{edge.url}/boards/{BOARD}/"
     assert board_url in published.stdout
     try:
-        yield {"api": api, "edge": edge, "store": store, "feedback_bucket": feedback_bucket,
-               "env": {**env, "AWS_ENDPOINT_URL": moto_endpoint}, "board_url": board_url, "site": site,
-               "workspace": workspace, "tmp": tmp_path}
+        yield {
+            "api": api,
+            "edge": edge,
+            "store": store,
+            "feedback_bucket": feedback_bucket,
+            "env": {**env, "AWS_ENDPOINT_URL": moto_endpoint},
+            "board_url": board_url,
+            "site": site,
+            "workspace": workspace,
+            "tmp": tmp_path,
+        }
     finally:
         api.stop()
         edge.stop()
@@ -69,9 +89,11 @@ def review(browser: Any, url: str, *, name: str, pick: str, stars: dict[str, int
             page.click(f".stars[data-variant={vid}] .star[data-value='{value}']")
         page.fill(f".feedback-input[data-variant={pick}]", comment)
         page.click("#submit-btn")
-        page.wait_for_function("['submitted', ''].includes(document.querySelector('#status').textContent)"
-                               " && (document.querySelector('#status').textContent === 'submitted'"
-                               " || !document.querySelector('#error-box').hidden)")
+        page.wait_for_function(
+            "['submitted', ''].includes(document.querySelector('#status').textContent)"
+            " && (document.querySelector('#status').textContent === 'submitted'"
+            " || !document.querySelector('#error-box').hidden)"
+        )
         return {
             "status": page.eval_on_selector("#status", "e => e.textContent"),
             "error": page.eval_on_selector("#error-box", "e => e.hidden ? '' : e.textContent"),
@@ -81,8 +103,9 @@ def review(browser: Any, url: str, *, name: str, pick: str, stars: dict[str, int
         context.close()
 
 
-def test_reviewers_in_a_browser_reach_s3_and_results(browser: Any, deployed: dict[str, Any], s3: Any,
-                                                     artifacts_dir: Path) -> None:
+def test_reviewers_in_a_browser_reach_s3_and_results(
+    browser: Any, deployed: dict[str, Any], s3: Any, artifacts_dir: Path
+) -> None:
     url = deployed["board_url"]
     ballots = [
         ("Ana", "B", {"A": 3, "B": 5}, "Map first <b>wins</b>"),
@@ -107,12 +130,26 @@ def test_reviewers_in_a_browser_reach_s3_and_results(browser: Any, deployed: dic
     assert served[f"/boards/{BOARD}/index.html"] == "text/html; charset=utf-8"  # the directory URL was rewritten
     assert any(uri.startswith(f"/boards/{BOARD}/variants/") for uri in served)  # variant iframes loaded too
 
-    keys = [o["Key"] for o in s3.list_objects_v2(Bucket=deployed["feedback_bucket"], Prefix=f"pinup/feedback/{BOARD}/")
-            .get("Contents", [])]
+    keys = [
+        o["Key"]
+        for o in s3.list_objects_v2(Bucket=deployed["feedback_bucket"], Prefix=f"pinup/feedback/{BOARD}/").get(
+            "Contents", []
+        )
+    ]
     assert len(keys) == 3
 
-    result = run_pinup("results", BOARD, "--store", deployed["store"], "--src", str(deployed["workspace"]),
-                       "--format", "json", env=deployed["env"], cwd=deployed["tmp"])
+    result = run_pinup(
+        "results",
+        BOARD,
+        "--store",
+        deployed["store"],
+        "--src",
+        str(deployed["workspace"]),
+        "--format",
+        "json",
+        env=deployed["env"],
+        cwd=deployed["tmp"],
+    )
     data = json.loads(result.stdout)
     tally = {v["id"]: v for v in data["variants"]}
     assert data["submissions"] == 3 and data["winner"] == "B"
@@ -136,5 +173,7 @@ def test_reviewers_in_a_browser_reach_s3_and_results(browser: Any, deployed: dic
         assert ("null", False) in api.preflights  # file:// origin: refused at the gateway's preflight
     finally:
         context.close()
-    after = s3.list_objects_v2(Bucket=deployed["feedback_bucket"], Prefix=f"pinup/feedback/{BOARD}/").get("Contents", [])
+    after = s3.list_objects_v2(Bucket=deployed["feedback_bucket"], Prefix=f"pinup/feedback/{BOARD}/").get(
+        "Contents", []
+    )
     assert len(after) == 3

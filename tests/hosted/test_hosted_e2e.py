@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
-
 from hosted_helpers import build_example, fresh_handler_module, invoke, response_body, run_pinup, v2_event
 
 SECRET = "e2e-board-secret-" + "9" * 32
@@ -28,7 +27,9 @@ BOARD = "trail-home"
 
 
 @pytest.fixture()
-def hosted(tmp_path: Path, moto_endpoint: str, s3: Any, aws_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
+def hosted(
+    tmp_path: Path, moto_endpoint: str, s3: Any, aws_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[dict[str, Any]]:
     """Build the bundled example with --api-url, publish it to moto, load the Lambda handler on the S3 store."""
     suffix = uuid.uuid4().hex[:8]
     boards_bucket, feedback_bucket = f"pinup-boards-{suffix}", f"pinup-feedback-{suffix}"
@@ -39,8 +40,18 @@ def hosted(tmp_path: Path, moto_endpoint: str, s3: Any, aws_env: dict[str, str],
 
     workspace, site, env = build_example(tmp_path, aws_env, secret=SECRET, api_url=API_URL)
     published = run_pinup(
-        "publish", str(site), "--bucket", boards_bucket, "--store", store, "--endpoint-url", moto_endpoint,
-        "--public-url", "https://d123.cloudfront.test", env=env, cwd=tmp_path,
+        "publish",
+        str(site),
+        "--bucket",
+        boards_bucket,
+        "--store",
+        store,
+        "--endpoint-url",
+        moto_endpoint,
+        "--public-url",
+        "https://d123.cloudfront.test",
+        env=env,
+        cwd=tmp_path,
     )
 
     monkeypatch.setenv("PINUP_STORE", store)
@@ -49,9 +60,17 @@ def hosted(tmp_path: Path, moto_endpoint: str, s3: Any, aws_env: dict[str, str],
     monkeypatch.setenv("PINUP_ALLOWED_ORIGINS", ORIGIN)
     monkeypatch.setenv("PINUP_RATE_LIMIT", "30")
     module = fresh_handler_module()
-    yield {"env": env, "site": site, "store": store, "feedback_bucket": feedback_bucket,
-           "boards_bucket": boards_bucket, "handler": module.handler, "publish_output": published.stdout,
-           "workspace": workspace, "tmp": tmp_path}
+    yield {
+        "env": env,
+        "site": site,
+        "store": store,
+        "feedback_bucket": feedback_bucket,
+        "boards_bucket": boards_bucket,
+        "handler": module.handler,
+        "publish_output": published.stdout,
+        "workspace": workspace,
+        "tmp": tmp_path,
+    }
 
 
 def board_config(site: Path, slug: str) -> dict[str, Any]:
@@ -59,20 +78,40 @@ def board_config(site: Path, slug: str) -> dict[str, Any]:
     return json.loads(soup.select_one("script#board-config").string)  # type: ignore[union-attr]
 
 
-def post(handler: Any, body: dict[str, Any], *, token: str | None, ip: str, origin: str = ORIGIN) -> tuple[int, dict[str, Any], dict[str, str]]:
+def post(
+    handler: Any, body: dict[str, Any], *, token: str | None, ip: str, origin: str = ORIGIN
+) -> tuple[int, dict[str, Any], dict[str, str]]:
     headers = {"origin": origin}
     if token is not None:
         headers["x-pinup-board-token"] = token
     response = invoke(handler, v2_event("POST", "/api/feedback", body, headers, ip))
     raw = response_body(response).decode()
-    return response["statusCode"], (json.loads(raw) if raw else {}), {k.lower(): v for k, v in (response.get("headers") or {}).items()}
+    return (
+        response["statusCode"],
+        (json.loads(raw) if raw else {}),
+        {k.lower(): v for k, v in (response.get("headers") or {}).items()},
+    )
 
 
-def feedback(reviewer: str, preferred: str | None, ratings: dict[str, int], comments: dict[str, str] | None = None, **extra: Any) -> dict[str, Any]:
-    return {"schemaVersion": 1, "board": BOARD, "round": 1, "clientId": f"client-{reviewer.lower()}-{uuid.uuid4().hex[:6]}",
-            "reviewer": reviewer, "preferred": preferred, "ratings": ratings, "comments": comments or {},
-            "overall": f"{reviewer} was here", "regenerated": False, "regenerateAction": None, "remixSpec": None,
-            "website": "", **extra}
+def feedback(
+    reviewer: str, preferred: str | None, ratings: dict[str, int], comments: dict[str, str] | None = None, **extra: Any
+) -> dict[str, Any]:
+    return {
+        "schemaVersion": 1,
+        "board": BOARD,
+        "round": 1,
+        "clientId": f"client-{reviewer.lower()}-{uuid.uuid4().hex[:6]}",
+        "reviewer": reviewer,
+        "preferred": preferred,
+        "ratings": ratings,
+        "comments": comments or {},
+        "overall": f"{reviewer} was here",
+        "regenerated": False,
+        "regenerateAction": None,
+        "remixSpec": None,
+        "website": "",
+        **extra,
+    }
 
 
 def record_keys(s3: Any, bucket: str, prefix: str) -> list[str]:
@@ -109,12 +148,18 @@ def test_build_publish_review_results(hosted: dict[str, Any], s3: Any, moto_endp
     ]
     ids = []
     for n, (who, pick, ratings, comments) in enumerate(votes):
-        status, body, headers = post(handler, feedback(who, pick, ratings, comments), token=token, ip=f"198.51.100.{n + 10}")
+        status, body, headers = post(
+            handler, feedback(who, pick, ratings, comments), token=token, ip=f"198.51.100.{n + 10}"
+        )
         assert status == 200, body
         assert body["received"] is True and body["action"] == "submitted"
         ids.append(body["id"])
-    status, body, _ = post(handler, {**feedback("Fi", None, {}), "regenerated": True, "regenerateAction": f"more_like_{b}"},
-                           token=token, ip="198.51.100.99")
+    status, body, _ = post(
+        handler,
+        {**feedback("Fi", None, {}), "regenerated": True, "regenerateAction": f"more_like_{b}"},
+        token=token,
+        ip="198.51.100.99",
+    )
     assert status == 200 and body["action"] == "regenerate"
     ids.append(body["id"])
 
@@ -123,7 +168,9 @@ def test_build_publish_review_results(hosted: dict[str, Any], s3: Any, moto_endp
     assert post(handler, feedback("Mal", a, {a: 1}), token=None, ip="203.0.113.6")[0] == 403
     status, body, _ = post(handler, feedback("Typo", "Z", {"Z": 5}), token=token, ip="203.0.113.7")
     assert status == 422 and "unknown variant" in json.dumps(body)
-    status, body, _ = post(handler, {**feedback("Bot", a, {a: 5}), "website": "http://spam.test"}, token=token, ip="203.0.113.8")
+    status, body, _ = post(
+        handler, {**feedback("Bot", a, {a: 5}), "website": "http://spam.test"}, token=token, ip="203.0.113.8"
+    )
     assert status == 200  # fake ack: nothing stored
 
     # 4. one create-only object per acknowledged submission, under feedback/<board>/YYYY/MM/DD/
@@ -145,8 +192,18 @@ def test_build_publish_review_results(hosted: dict[str, Any], s3: Any, moto_endp
 
     # 5. pinup results aggregates every reviewer from the hosted store
     env = {**hosted["env"], "AWS_ENDPOINT_URL": moto_endpoint}
-    result = run_pinup("results", BOARD, "--store", hosted["store"], "--src", str(hosted["workspace"]),
-                       "--format", "json", env=env, cwd=hosted["tmp"])
+    result = run_pinup(
+        "results",
+        BOARD,
+        "--store",
+        hosted["store"],
+        "--src",
+        str(hosted["workspace"]),
+        "--format",
+        "json",
+        env=env,
+        cwd=hosted["tmp"],
+    )
     data = json.loads(result.stdout)
     tally = {v["id"]: v for v in data["variants"]}
     assert data["submissions"] == 5 and data["winner"] == b and data["round"] == 1
@@ -156,13 +213,25 @@ def test_build_publish_review_results(hosted: dict[str, Any], s3: Any, moto_endp
     assert [q["action"] for q in data["regenerate"]] == [f"more_like_{b}"]
     assert [n["text"] for n in tally[c]["comments"]] == ["<script>alert(1)</script>"]
 
-    as_csv = run_pinup("results", BOARD, "--store", hosted["store"], "--endpoint-url", moto_endpoint,
-                       "--format", "csv", env=hosted["env"], cwd=hosted["tmp"])
+    as_csv = run_pinup(
+        "results",
+        BOARD,
+        "--store",
+        hosted["store"],
+        "--endpoint-url",
+        moto_endpoint,
+        "--format",
+        "csv",
+        env=hosted["env"],
+        cwd=hosted["tmp"],
+    )
     assert as_csv.stdout.splitlines()[0].startswith("board,round,variant")
 
     # 6. the static results page can be built from the hosted store; user text stays escaped
     out2 = hosted["tmp"] / "site2"
-    run_pinup("build", str(hosted["workspace"]), "--out", str(out2), "--store", hosted["store"], env=env, cwd=hosted["tmp"])
+    run_pinup(
+        "build", str(hosted["workspace"]), "--out", str(out2), "--store", hosted["store"], env=env, cwd=hosted["tmp"]
+    )
     soup = BeautifulSoup((out2 / "boards" / BOARD / "results.html").read_text("utf-8"), "html.parser")
     assert soup.find("script") is None
     assert soup.select_one(f'tr[data-variant="{b}"] .picks').get_text() == "3"
@@ -180,26 +249,33 @@ def test_pull_then_list_locally(hosted: dict[str, Any], s3: Any, moto_endpoint: 
 
     local = hosted["tmp"] / "local-store"
     env = {**hosted["env"], "AWS_ENDPOINT_URL": moto_endpoint}
-    first = run_pinup("feedback", "pull", "--store", hosted["store"], "--into", str(local), "--json", env=env, cwd=hosted["tmp"])
+    first = run_pinup(
+        "feedback", "pull", "--store", hosted["store"], "--into", str(local), "--json", env=env, cwd=hosted["tmp"]
+    )
     assert json.loads(first.stdout)["pulled"] == 3
     files = sorted((local / BOARD).glob("*.json"))
     assert len(files) == 3 and all(any(f.name.endswith(f"-{i}.json") for f in files) for i in ids)
     assert not (local / "_claims").exists()
 
-    again = run_pinup("feedback", "pull", "--store", hosted["store"], "--into", str(local), "--json", env=env, cwd=hosted["tmp"])
+    again = run_pinup(
+        "feedback", "pull", "--store", hosted["store"], "--into", str(local), "--json", env=env, cwd=hosted["tmp"]
+    )
     assert json.loads(again.stdout) == {"into": str(local), "pulled": 0, "present": 3, "conflicts": [], "invalid": []}
 
     # a local file that differs is never overwritten: reported as a conflict, exit 1
     victim = files[0]
     victim.write_text('{"edited": "locally"}')
-    conflict = run_pinup("feedback", "pull", "--store", hosted["store"], "--into", str(local), env=env, cwd=hosted["tmp"], ok=False)
+    conflict = run_pinup(
+        "feedback", "pull", "--store", hosted["store"], "--into", str(local), env=env, cwd=hosted["tmp"], ok=False
+    )
     assert conflict.returncode == 1 and "conflict" in conflict.stderr
     assert victim.read_text() == '{"edited": "locally"}'
     victim.unlink()
     run_pinup("feedback", "pull", "--store", hosted["store"], "--into", str(local), env=env, cwd=hosted["tmp"])
 
-    listed = run_pinup("feedback", "list", "--store", str(local), "--board", BOARD, "--format", "json",
-                       env=env, cwd=hosted["tmp"])
+    listed = run_pinup(
+        "feedback", "list", "--store", str(local), "--board", BOARD, "--format", "json", env=env, cwd=hosted["tmp"]
+    )
     for rid in ids:
         assert rid in listed.stdout
     shown = run_pinup("feedback", "show", ids[-1], "--store", str(local), env=env, cwd=hosted["tmp"])
@@ -216,16 +292,22 @@ def test_pull_feeds_wait_and_handoff_like_a_local_review(hosted: dict[str, Any],
     a, b = board_config(hosted["site"], BOARD)["variants"][:2]
     workspace, env = hosted["workspace"], {**hosted["env"], "AWS_ENDPOINT_URL": moto_endpoint}
     pull_args = ("feedback", "pull", "--store", hosted["store"], "--src", str(workspace), "--json")
-    waiter = subprocess.Popen([sys.executable, "-m", "pinup", "wait", str(workspace), "--board", BOARD,
-                               "--timeout", "600"], env=env, cwd=hosted["tmp"], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
+    waiter = subprocess.Popen(
+        [sys.executable, "-m", "pinup", "wait", str(workspace), "--board", BOARD, "--timeout", "600"],
+        env=env,
+        cwd=hosted["tmp"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     posted: list[str] = []
     try:
         # A reviewer submits on the hosted board and the designer pulls, until the waiting agent wakes.
         # (`wait` only returns records newer than its own start, so keep going until one is.)
         for n in range(60):
-            status, body, _ = post(handler, feedback(f"R{n}", b, {a: 2, b: 5}, {b: "ship it"}), token=token,
-                                   ip=f"203.0.113.{n + 100}")
+            status, body, _ = post(
+                handler, feedback(f"R{n}", b, {a: 2, b: 5}, {b: "ship it"}), token=token, ip=f"203.0.113.{n + 100}"
+            )
             assert status == 200, body
             posted.append(body["id"])
             run_pinup(*pull_args, env=env, cwd=hosted["tmp"])
@@ -244,8 +326,9 @@ def test_pull_feeds_wait_and_handoff_like_a_local_review(hosted: dict[str, Any],
     local = workspace / ".pinup" / "feedback" / BOARD
     assert {p.name.rsplit("-", 1)[1][:-5] for p in local.glob("*.json")} == set(posted)
 
-    handoff = run_pinup("feedback", "handoff", "--src", str(workspace), "--board", BOARD, "--format", "json",
-                        env=env, cwd=hosted["tmp"])
+    handoff = run_pinup(
+        "feedback", "handoff", "--src", str(workspace), "--board", BOARD, "--format", "json", env=env, cwd=hosted["tmp"]
+    )
     data = json.loads(handoff.stdout)
     assert data["id"] == posted[-1] and data["preferred"] == b and data["ratings"] == {a: 2, b: 5}
     assert data["comments"] == {b: "ship it"} and data["kind"] == "final"

@@ -159,8 +159,16 @@ def test_manifest_goes_to_the_feedback_store(site: Path, s3: Any, bucket: str, m
     feedback_bucket = bucket + "-fb"
     s3.create_bucket(Bucket=feedback_bucket)
     run(
-        "publish", str(site), "--bucket", bucket, "--endpoint-url", moto_endpoint,
-        "--store", f"s3://{feedback_bucket}/team/pinup", "--public-url", "https://d111.cloudfront.test",
+        "publish",
+        str(site),
+        "--bucket",
+        bucket,
+        "--endpoint-url",
+        moto_endpoint,
+        "--store",
+        f"s3://{feedback_bucket}/team/pinup",
+        "--public-url",
+        "https://d111.cloudfront.test",
     )
     obj = s3.get_object(Bucket=feedback_bucket, Key="team/pinup/boards/checkout.json")
     assert json.loads(obj["Body"].read()) == MANIFEST
@@ -168,8 +176,18 @@ def test_manifest_goes_to_the_feedback_store(site: Path, s3: Any, bucket: str, m
     assert "boards/checkout.json" not in keys(s3, bucket)
     assert keys(s3, feedback_bucket) == {"team/pinup/boards/checkout.json"}
     # a second run finds the manifest unchanged in the other bucket too
-    again = run("publish", str(site), "--bucket", bucket, "--endpoint-url", moto_endpoint,
-                "--store", f"s3://{feedback_bucket}/team/pinup", "--public-url", "https://d111.cloudfront.test")
+    again = run(
+        "publish",
+        str(site),
+        "--bucket",
+        bucket,
+        "--endpoint-url",
+        moto_endpoint,
+        "--store",
+        f"s3://{feedback_bucket}/team/pinup",
+        "--public-url",
+        "https://d111.cloudfront.test",
+    )
     assert "uploaded 0 file(s)" in again.output
     assert "https://d111.cloudfront.test/boards/checkout/" in again.output
 
@@ -199,13 +217,15 @@ def test_force_reuploads_everything(site: Path, s3: Any, bucket: str, moto_endpo
     assert f"uploaded {len(EXPECTED) + 1} file(s)" in forced.output
 
 
-def test_progress_bar_on_a_terminal(site: Path, s3: Any, bucket: str, moto_endpoint: str,
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_progress_bar_on_a_terminal(
+    site: Path, s3: Any, bucket: str, moto_endpoint: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich treats stderr as a terminal: the live bar is drawn
     import re
 
-    result = CliRunner().invoke(cli, ["publish", str(site), "--bucket", bucket, "--endpoint-url", moto_endpoint],
-                                catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli, ["publish", str(site), "--bucket", bucket, "--endpoint-url", moto_endpoint], catch_exceptions=False
+    )
     assert result.exit_code == 0, result.output
     assert "publish" in result.stderr and "\u2501" in result.stderr  # the bar's "━" segments
     done = re.findall(r"(\d+)/(\d+) bytes", result.stderr)
@@ -224,8 +244,10 @@ def test_the_manifest_listing_skips_the_feedback_records(site: Path, s3: Any, bu
     plan = build_plan(site, S3Location(bucket), S3Location(feedback_bucket, "team"))
     client = s3_client(moto_endpoint)
     listed: list[tuple[str, str]] = []
-    client.meta.events.register("before-parameter-build.s3.ListObjectsV2",
-                                lambda params, **_: listed.append((params["Bucket"], params.get("Prefix", ""))))
+    client.meta.events.register(
+        "before-parameter-build.s3.ListObjectsV2",
+        lambda params, **_: listed.append((params["Bucket"], params.get("Prefix", ""))),
+    )
     etags = fetch_etags(client, plan)
     assert sorted(listed) == sorted([(bucket, ""), (feedback_bucket, "team/boards/")])
     assert "team/boards/checkout.json" in etags and not any("/feedback/" in k for k in etags)
@@ -237,10 +259,16 @@ def test_public_urls_follow_the_prefix() -> None:
 
     cdn = "https://d111.cloudfront.test"
     assert public_urls(S3Location("b", "docs/v2"), ["x"], public_url=cdn) == [
-        f"{cdn}/docs/v2/", f"{cdn}/docs/v2/boards/x/"]
+        f"{cdn}/docs/v2/",
+        f"{cdn}/docs/v2/boards/x/",
+    ]
     assert public_urls(S3Location("b", "docs"), ["x"], public_url=cdn + "/docs/") == [
-        f"{cdn}/docs/", f"{cdn}/docs/boards/x/"]
+        f"{cdn}/docs/",
+        f"{cdn}/docs/boards/x/",
+    ]
     assert public_urls(S3Location("b"), ["x"], public_url=cdn + "/") == [f"{cdn}/", f"{cdn}/boards/x/"]
     assert public_urls(S3Location("b", "p"), ["x"], endpoint_url="http://127.0.0.1:9000/") == [
-        "http://127.0.0.1:9000/b/p/index.html", "http://127.0.0.1:9000/b/p/boards/x/index.html"]
+        "http://127.0.0.1:9000/b/p/index.html",
+        "http://127.0.0.1:9000/b/p/boards/x/index.html",
+    ]
     assert public_urls(S3Location("b"), [], region="eu-west-1") == ["https://b.s3.eu-west-1.amazonaws.com/index.html"]

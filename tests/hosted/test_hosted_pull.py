@@ -15,7 +15,14 @@ NAME = "20261130T010203.123456Z-{kind}-{rid}.json"
 
 def put_record(s3: Any, bucket: str, board: str, rid: str, kind: str = "final", prefix: str = "p") -> str:
     key = f"{prefix}/feedback/{board}/2026/11/30/" + NAME.format(kind=kind, rid=rid)
-    body = {"schemaVersion": 1, "board": board, "round": 1, "id": rid, "kind": kind, "receivedAt": "2026-11-30T01:02:03.123456Z"}
+    body = {
+        "schemaVersion": 1,
+        "board": board,
+        "round": 1,
+        "id": rid,
+        "kind": kind,
+        "receivedAt": "2026-11-30T01:02:03.123456Z",
+    }
     s3.put_object(Bucket=bucket, Key=key, Body=json.dumps(body).encode(), ContentType="application/json")
     return key
 
@@ -30,11 +37,25 @@ def test_pull_maps_layout_filters_and_skips_junk(s3: Any, bucket: str, moto_endp
     put_record(s3, bucket, "beta", "b1")
     s3.put_object(Bucket=bucket, Key="p/feedback/_claims/alpha-1-x.json", Body=b"{}")
     s3.put_object(Bucket=bucket, Key="p/feedback/alpha/2026/11/30/notes.txt", Body=b"x")
-    s3.put_object(Bucket=bucket, Key="p/feedback/beta/2026/11/30/" + NAME.format(kind="final", rid="junk"), Body=b"[1, 2]")
-    s3.put_object(Bucket=bucket, Key="other/feedback/alpha/2026/11/30/" + NAME.format(kind="final", rid="z9"), Body=b"{}")
+    s3.put_object(
+        Bucket=bucket, Key="p/feedback/beta/2026/11/30/" + NAME.format(kind="final", rid="junk"), Body=b"[1, 2]"
+    )
+    s3.put_object(
+        Bucket=bucket, Key="other/feedback/alpha/2026/11/30/" + NAME.format(kind="final", rid="z9"), Body=b"{}"
+    )
     into = tmp_path / "store"
 
-    only_alpha = pull("--store", f"s3://{bucket}/p", "--endpoint-url", moto_endpoint, "--into", str(into), "--board", "alpha", "--json")
+    only_alpha = pull(
+        "--store",
+        f"s3://{bucket}/p",
+        "--endpoint-url",
+        moto_endpoint,
+        "--into",
+        str(into),
+        "--board",
+        "alpha",
+        "--json",
+    )
     assert only_alpha.exit_code == 0, only_alpha.output
     assert json.loads(only_alpha.output)["pulled"] == 2
     assert sorted(p.name for p in (into / "alpha").iterdir()) == sorted(

@@ -83,18 +83,23 @@ def test_many_reviewers_tally_mean_median() -> None:
 
 
 def test_tie_has_leaders_and_no_winner() -> None:
-    res = agg([rec(preferred="A"), rec(preferred="B"), rec(preferred="B"), rec(preferred="A")],
-              variants=[("A", None), ("B", None), ("C", None)])
+    res = agg(
+        [rec(preferred="A"), rec(preferred="B"), rec(preferred="B"), rec(preferred="A")],
+        variants=[("A", None), ("B", None), ("C", None)],
+    )
     assert res.leaders == ["A", "B"] and res.winner is None
     assert by_id(res)["C"].picks == 0
 
 
 def test_missing_and_invalid_ratings_are_not_counted() -> None:
-    res = agg([
-        rec(preferred="A", ratings={"A": 5, "B": 0, "C": 6}),
-        rec(preferred="A", ratings={"A": "4", "B": True, "C": 2.5}),
-        rec(preferred="A", ratings={"A": 4.0}),
-    ], variants=[("A", None), ("B", None), ("C", None)])
+    res = agg(
+        [
+            rec(preferred="A", ratings={"A": 5, "B": 0, "C": 6}),
+            rec(preferred="A", ratings={"A": "4", "B": True, "C": 2.5}),
+            rec(preferred="A", ratings={"A": 4.0}),
+        ],
+        variants=[("A", None), ("B", None), ("C", None)],
+    )
     v = by_id(res)
     assert v["A"].ratings == [5, 4]
     assert v["B"].ratings == [] and v["B"].mean is None and v["B"].median is None
@@ -108,15 +113,20 @@ def test_no_feedback_at_all() -> None:
 
 
 def test_one_vote_per_client_latest_wins_and_regenerate_is_not_a_vote() -> None:
-    res = agg([
-        rec(clientId="same", preferred="A", reviewer="Ana"),
-        rec(clientId="same", preferred="B", reviewer="Ana"),
-        rec(clientId=None, preferred="A"),
-        rec(clientId=None, preferred="A"),
-        rec(regenerated=True, regenerateAction="more_like_B", reviewer="Bo"),
-        rec(regenerated=True, regenerateAction="remix",
-            remixSpec={"layout": "A", "colors": "B", "typography": None, "spacing": None}),
-    ])
+    res = agg(
+        [
+            rec(clientId="same", preferred="A", reviewer="Ana"),
+            rec(clientId="same", preferred="B", reviewer="Ana"),
+            rec(clientId=None, preferred="A"),
+            rec(clientId=None, preferred="A"),
+            rec(regenerated=True, regenerateAction="more_like_B", reviewer="Bo"),
+            rec(
+                regenerated=True,
+                regenerateAction="remix",
+                remixSpec={"layout": "A", "colors": "B", "typography": None, "spacing": None},
+            ),
+        ]
+    )
     v = by_id(res)
     assert (v["A"].picks, v["B"].picks) == (2, 1)
     assert res.submissions == 3
@@ -159,13 +169,21 @@ def workspace(tmp_path: Path) -> Path:
         "  - {id: A, label: Split, file: variants/a.html}\n"
         "  - {id: B, label: '<img src=x onerror=alert(1)>', file: variants/b.html}\n"
     )
-    write_store(src / ".pinup" / "feedback", [
-        rec(reviewer=HOSTILE, preferred="A", ratings={"A": 5, "B": 2}, comments={"A": HOSTILE, "B": "</p><script>x()</script>"},
-            overall='<iframe src="javascript:alert(1)"></iframe>'),
-        rec(reviewer="Bo", preferred="A", ratings={"A": 4}),
-        rec(reviewer="Cy", preferred="B"),
-        rec(reviewer="Di", regenerated=True, regenerateAction='<svg onload="alert(1)">'),
-    ])
+    write_store(
+        src / ".pinup" / "feedback",
+        [
+            rec(
+                reviewer=HOSTILE,
+                preferred="A",
+                ratings={"A": 5, "B": 2},
+                comments={"A": HOSTILE, "B": "</p><script>x()</script>"},
+                overall='<iframe src="javascript:alert(1)"></iframe>',
+            ),
+            rec(reviewer="Bo", preferred="A", ratings={"A": 4}),
+            rec(reviewer="Cy", preferred="B"),
+            rec(reviewer="Di", regenerated=True, regenerateAction='<svg onload="alert(1)">'),
+        ],
+    )
     return src
 
 
@@ -239,7 +257,10 @@ def test_results_cli_formats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 
     as_csv = runner.invoke(cli, ["results", BOARD, "--src", str(src), "--format", "csv"])
     rows = list(csv.DictReader(io.StringIO(as_csv.output)))
-    assert [(r["variant"], r["picks"], r["mean"], r["median"]) for r in rows] == [("A", "2", "4.5", "4.5"), ("B", "1", "2.0", "2.0")]
+    assert [(r["variant"], r["picks"], r["mean"], r["median"]) for r in rows] == [
+        ("A", "2", "4.5", "4.5"),
+        ("B", "1", "2.0", "2.0"),
+    ]
 
     table = runner.invoke(cli, ["results", BOARD, "--store", str(src / ".pinup" / "feedback"), "--src", str(src)])
     assert table.exit_code == 0, table.output

@@ -95,7 +95,9 @@ def test_function(sam: dict[str, Any], cfn: dict[str, Any]) -> None:
     assert props["Timeout"] == 10
     assert props["Handler"] == "pinup_feedback.lambda_handler.handler"
     env = props["Environment"]["Variables"]
-    assert {"PINUP_STORE", "PINUP_ALLOWED_ORIGINS", "PINUP_BOARD_SECRET", "PINUP_RATE_LIMIT", "PINUP_MAX_BODY"} <= set(env)
+    assert {"PINUP_STORE", "PINUP_ALLOWED_ORIGINS", "PINUP_BOARD_SECRET", "PINUP_RATE_LIMIT", "PINUP_MAX_BODY"} <= set(
+        env
+    )
     assert env["PINUP_STORE"] == {"Fn::Sub": "s3://${FeedbackBucket}/${FeedbackPrefix}"}
     assert env["PINUP_BOARD_SECRET"] == {"Ref": "BoardSecret"}
     # CodeUri is relative to the template: it must be the function package with its requirements
@@ -122,8 +124,9 @@ def test_webhook_notifier_is_off_the_request_path(sam: dict[str, Any], cfn: dict
     assert pattern["detail"]["bucket"]["name"] == [{"Ref": "FeedbackBucket"}]
     assert pattern["detail"]["object"]["key"] == [{"prefix": {"Fn::Sub": "${FeedbackPrefix}/feedback/"}}]
     bucket = cfn["Resources"]["FeedbackBucket"]["Properties"]["NotificationConfiguration"]
-    assert bucket == {"Fn::If": ["HasWebhooks", {"EventBridgeConfiguration": {"EventBridgeEnabled": True}},
-                                 {"Ref": "AWS::NoValue"}]}
+    assert bucket == {
+        "Fn::If": ["HasWebhooks", {"EventBridgeConfiguration": {"EventBridgeEnabled": True}}, {"Ref": "AWS::NoValue"}]
+    }
     (rule,) = of_type(cfn, "AWS::Events::Rule").values()
     assert rule["Condition"] == "HasWebhooks"
     permissions = of_type(cfn, "AWS::Lambda::Permission")
@@ -151,7 +154,12 @@ def _statements(cfn: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_iam_is_least_privilege(cfn: dict[str, Any]) -> None:
     statements = _statements(cfn)
-    actions = {a for s in statements if s["Effect"] == "Allow" for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])}
+    actions = {
+        a
+        for s in statements
+        if s["Effect"] == "Allow"
+        for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])
+    }
     assert actions == {"s3:PutObject", "s3:GetObject", "s3:ListBucket"}
     assert not any("Delete" in a or a.endswith("*") for a in actions)
     text = json.dumps(statements)
@@ -163,8 +171,10 @@ def test_iam_is_least_privilege(cfn: dict[str, Any]) -> None:
         else:
             assert "${FeedbackPrefix}/" in resource, resource  # object actions only under the prefix
         if "s3:PutObject" in s["Action"]:  # the endpoint: records and items; the notifier: item numbers only
-            assert resource in (json.dumps({"Fn::Sub": "${FeedbackBucket.Arn}/${FeedbackPrefix}/feedback/*"}),
-                                json.dumps({"Fn::Sub": "${FeedbackBucket.Arn}/${FeedbackPrefix}/feedback/_items/*"}))
+            assert resource in (
+                json.dumps({"Fn::Sub": "${FeedbackBucket.Arn}/${FeedbackPrefix}/feedback/*"}),
+                json.dumps({"Fn::Sub": "${FeedbackBucket.Arn}/${FeedbackPrefix}/feedback/_items/*"}),
+            )
     notifier = [s["Resource"] for s in statements if s.get("Sid") == "NumberItems"]
     assert notifier == [{"Fn::Sub": "${FeedbackBucket.Arn}/${FeedbackPrefix}/feedback/_items/*"}]
 
@@ -182,14 +192,21 @@ def test_buckets(sam: dict[str, Any]) -> None:
     for name in ("FeedbackBucket", "BoardsBucket"):
         props = res[name]["Properties"]
         block = props["PublicAccessBlockConfiguration"]
-        assert all(block[k] is True for k in ("BlockPublicAcls", "BlockPublicPolicy", "IgnorePublicAcls", "RestrictPublicBuckets"))
-        assert props["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]["ServerSideEncryptionByDefault"]["SSEAlgorithm"]
+        assert all(
+            block[k] is True
+            for k in ("BlockPublicAcls", "BlockPublicPolicy", "IgnorePublicAcls", "RestrictPublicBuckets")
+        )
+        assert props["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]["ServerSideEncryptionByDefault"][
+            "SSEAlgorithm"
+        ]
         assert "WebsiteConfiguration" not in props  # served by CloudFront only
     assert res["FeedbackBucket"]["Properties"]["VersioningConfiguration"]["Status"] == "Enabled"
     assert res["FeedbackBucket"]["DeletionPolicy"] == "Retain"
     assert _tls_only(res["FeedbackBucketPolicy"]["Properties"])
     assert _tls_only(res["BoardsBucketPolicy"]["Properties"])
-    allow = [s for s in res["BoardsBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"] if s["Effect"] == "Allow"]
+    allow = [
+        s for s in res["BoardsBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"] if s["Effect"] == "Allow"
+    ]
     assert len(allow) == 1 and allow[0]["Principal"] == {"Service": "cloudfront.amazonaws.com"}
     assert allow[0]["Action"] == "s3:GetObject"
     assert "AWS:SourceArn" in allow[0]["Condition"]["StringEquals"]
@@ -198,7 +215,11 @@ def test_buckets(sam: dict[str, Any]) -> None:
 def test_cloudfront_with_oac(sam: dict[str, Any]) -> None:
     res = sam["Resources"]
     oac = res["BoardsOriginAccessControl"]["Properties"]["OriginAccessControlConfig"]
-    assert (oac["OriginAccessControlOriginType"], oac["SigningBehavior"], oac["SigningProtocol"]) == ("s3", "always", "sigv4")
+    assert (oac["OriginAccessControlOriginType"], oac["SigningBehavior"], oac["SigningProtocol"]) == (
+        "s3",
+        "always",
+        "sigv4",
+    )
     config = res["BoardsDistribution"]["Properties"]["DistributionConfig"]
     (origin,) = config["Origins"]
     assert origin["OriginAccessControlId"] == {"Fn::GetAtt": ["BoardsOriginAccessControl", "Id"]}

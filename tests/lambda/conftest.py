@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
 from lambda_helpers import BUCKET
 
 
@@ -39,4 +38,3 @@ def s3_server(moto_endpoint: str, aws_env: None) -> Iterator[tuple[str, Any]]:
         for obj in page.get("Versions", []) + page.get("DeleteMarkers", []):
             client.delete_object(Bucket=BUCKET, Key=obj["Key"], VersionId=obj["VersionId"])
     client.delete_bucket(Bucket=BUCKET)
-

@@ -14,9 +14,19 @@ EVENTS = Path(__file__).parent / "events"
 
 def feedback_body(**overrides: Any) -> dict[str, Any]:
     base: dict[str, Any] = {
-        "schemaVersion": 1, "board": "hero", "round": 1, "clientId": new_id(), "reviewer": "Ana",
-        "preferred": "B", "ratings": {"A": 3, "B": 5}, "comments": {"B": "clear"}, "overall": "ok",
-        "regenerated": False, "regenerateAction": None, "remixSpec": None, "website": "",
+        "schemaVersion": 1,
+        "board": "hero",
+        "round": 1,
+        "clientId": new_id(),
+        "reviewer": "Ana",
+        "preferred": "B",
+        "ratings": {"A": 3, "B": 5},
+        "comments": {"B": "clear"},
+        "overall": "ok",
+        "regenerated": False,
+        "regenerateAction": None,
+        "remixSpec": None,
+        "website": "",
     }
     base.update(overrides)
     return base

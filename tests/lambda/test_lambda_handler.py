@@ -12,19 +12,27 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from lambda_helpers import BUCKET, all_keys, feedback_body, load_event
 
 from pinup_feedback.tokens import board_token
-
-from lambda_helpers import BUCKET, all_keys, feedback_body, load_event
 
 SECRET = "board-secret-for-tests"
 ORIGIN = "https://boards.example.com"
 KINDS = ["apigw_v2", "apigw_v1", "function_url"]
 
 
-def make_event(kind: str, method: str, path: str, *, body: Any = None, headers: dict[str, str] | None = None,
-               drop: tuple[str, ...] = (), query: str = "", b64: bool = False,
-               source_ip: str | None = None) -> dict[str, Any]:
+def make_event(
+    kind: str,
+    method: str,
+    path: str,
+    *,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+    drop: tuple[str, ...] = (),
+    query: str = "",
+    b64: bool = False,
+    source_ip: str | None = None,
+) -> dict[str, Any]:
     event = copy.deepcopy(load_event(kind))
     if source_ip is not None:  # where the gateway puts the caller's address
         where = event["requestContext"]["identity" if kind == "apigw_v1" else "http"]
@@ -63,20 +71,32 @@ Invoke = Callable[..., dict[str, Any]]
 @pytest.fixture()
 def lambda_env(monkeypatch: pytest.MonkeyPatch, s3_server: tuple[str, Any]) -> tuple[Callable[..., Invoke], Any]:
     endpoint, client = s3_server
-    client.put_object(Bucket=BUCKET, Key="hosted/boards/hero.json",
-                      Body=json.dumps({"board": "hero", "round": 1, "variants": ["A", "B", "C"]}).encode())
+    client.put_object(
+        Bucket=BUCKET,
+        Key="hosted/boards/hero.json",
+        Body=json.dumps({"board": "hero", "round": 1, "variants": ["A", "B", "C"]}).encode(),
+    )
 
     def load(**env: str) -> Invoke:
-        base = {"PINUP_STORE": f"s3://{BUCKET}/hosted", "PINUP_BOARD_SECRET": SECRET,
-                "PINUP_ALLOWED_ORIGINS": ORIGIN, "PINUP_RATE_LIMIT": "30", "PINUP_MAX_BODY": "4096",
-                "AWS_ENDPOINT_URL": endpoint}
+        base = {
+            "PINUP_STORE": f"s3://{BUCKET}/hosted",
+            "PINUP_BOARD_SECRET": SECRET,
+            "PINUP_ALLOWED_ORIGINS": ORIGIN,
+            "PINUP_RATE_LIMIT": "30",
+            "PINUP_MAX_BODY": "4096",
+            "AWS_ENDPOINT_URL": endpoint,
+        }
         base.update(env)
         for key, value in base.items():
             monkeypatch.setenv(key, value)
         module = importlib.import_module("pinup_feedback.lambda_handler")
         module = importlib.reload(module)
-        context = SimpleNamespace(aws_request_id="req-1", function_name="pinup-feedback", memory_limit_in_mb=256,
-                                  invoked_function_arn="arn:aws:lambda:eu-west-1:123456789012:function:pinup")
+        context = SimpleNamespace(
+            aws_request_id="req-1",
+            function_name="pinup-feedback",
+            memory_limit_in_mb=256,
+            invoked_function_arn="arn:aws:lambda:eu-west-1:123456789012:function:pinup",
+        )
 
         def invoke(kind: str, method: str, path: str, **kw: Any) -> dict[str, Any]:
             return module.handler(make_event(kind, method, path, **kw), context)  # type: ignore[no-any-return]
@@ -127,8 +147,11 @@ def test_post_feedback_lands_in_s3(lambda_env, kind: str) -> None:
 def test_base64_body_and_regenerate(lambda_env, kind: str) -> None:
     load, client = lambda_env
     invoke = load()
-    sent = feedback_body(regenerated=True, regenerateAction="remix",
-                         remixSpec={"layout": "A", "colors": "B", "typography": "C", "spacing": "A"})
+    sent = feedback_body(
+        regenerated=True,
+        regenerateAction="remix",
+        remixSpec={"layout": "A", "colors": "B", "typography": "C", "spacing": "A"},
+    )
     r = invoke(kind, "POST", "/api/feedback", body=sent, headers=TOKEN, b64=True)
     assert r["statusCode"] == 200 and body_of(r)["action"] == "regenerate"
     [key] = all_keys(client, "hosted/feedback/hero/")
@@ -150,8 +173,7 @@ def test_bad_token_403_and_nothing_stored(lambda_env, kind: str) -> None:
 def test_foreign_origin_is_refused(lambda_env, kind: str) -> None:
     load, client = lambda_env
     invoke = load()
-    r = invoke(kind, "POST", "/api/feedback", body=feedback_body(),
-               headers={**TOKEN, "Origin": "https://evil.example"})
+    r = invoke(kind, "POST", "/api/feedback", body=feedback_body(), headers={**TOKEN, "Origin": "https://evil.example"})
     assert r["statusCode"] == 403 and body_of(r)["error"] == "origin_not_allowed"
     assert "access-control-allow-origin" not in headers_of(r)
     assert all_keys(client, "hosted/feedback/") == []
@@ -161,8 +183,11 @@ def test_foreign_origin_is_refused(lambda_env, kind: str) -> None:
 def test_preflight_cors_is_the_gateways_job_by_default(lambda_env, kind: str) -> None:
     load, _ = lambda_env
     invoke = load()
-    pre = {"Origin": ORIGIN, "Access-Control-Request-Method": "POST",
-           "Access-Control-Request-Headers": "content-type,x-pinup-board-token"}
+    pre = {
+        "Origin": ORIGIN,
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type,x-pinup-board-token",
+    }
     r = invoke(kind, "OPTIONS", "/api/feedback", headers=pre)
     assert r["statusCode"] == 405  # deployed: API Gateway / function URL CORS answers the preflight
     assert "access-control-allow-origin" not in headers_of(r)
@@ -174,8 +199,11 @@ def test_preflight_cors_is_the_gateways_job_by_default(lambda_env, kind: str) ->
 def test_preflight_when_cors_is_in_the_app(lambda_env, kind: str) -> None:
     load, _ = lambda_env
     invoke = load(PINUP_CORS_IN_APP="true")
-    pre = {"Origin": ORIGIN, "Access-Control-Request-Method": "POST",
-           "Access-Control-Request-Headers": "content-type,x-pinup-board-token"}
+    pre = {
+        "Origin": ORIGIN,
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type,x-pinup-board-token",
+    }
     r = invoke(kind, "OPTIONS", "/api/feedback", headers=pre)
     assert r["statusCode"] == 200
     h = headers_of(r)
@@ -199,8 +227,7 @@ def test_413_over_the_limit(lambda_env, kind: str) -> None:
 def test_429_rate_limit(lambda_env, kind: str) -> None:
     load, client = lambda_env
     invoke = load(PINUP_RATE_LIMIT="3")
-    codes = [invoke(kind, "POST", "/api/feedback", body=feedback_body(), headers=TOKEN)["statusCode"]
-             for _ in range(4)]
+    codes = [invoke(kind, "POST", "/api/feedback", body=feedback_body(), headers=TOKEN)["statusCode"] for _ in range(4)]
     assert codes == [200, 200, 200, 429]
     r = invoke(kind, "POST", "/api/feedback", body=feedback_body(), headers=TOKEN)
     assert r["statusCode"] == 429 and int(headers_of(r)["retry-after"]) >= 1
@@ -224,8 +251,10 @@ def test_manifest_in_s3_is_enforced_and_hosted_has_no_reload(lambda_env, kind: s
 def test_many_reviewers_one_object_each(lambda_env) -> None:
     load, client = lambda_env
     invoke = load()
-    acks = [body_of(invoke(KINDS[n % 3], "POST", "/api/feedback", body=feedback_body(clientId=f"r{n}"),
-                           headers=TOKEN)) for n in range(6)]
+    acks = [
+        body_of(invoke(KINDS[n % 3], "POST", "/api/feedback", body=feedback_body(clientId=f"r{n}"), headers=TOKEN))
+        for n in range(6)
+    ]
     replay = body_of(invoke("apigw_v2", "POST", "/api/feedback", body=feedback_body(clientId="r2"), headers=TOKEN))
     assert replay["id"] == acks[2]["id"]
     keys = all_keys(client, "hosted/feedback/hero/")
@@ -258,8 +287,9 @@ def test_mangum_runs_with_lifespan_off(lambda_env) -> None:
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_logs_are_json_with_the_gateway_request_id_and_no_text_or_ip(lambda_env, kind: str,
-                                                                      caplog: pytest.LogCaptureFixture) -> None:
+def test_logs_are_json_with_the_gateway_request_id_and_no_text_or_ip(
+    lambda_env, kind: str, caplog: pytest.LogCaptureFixture
+) -> None:
     load, _ = lambda_env
     invoke = load()
     secrets = ("PRIVATE-REMARK-42", "Zed Secretname", "SECRET-COMMENT-7")
@@ -267,13 +297,20 @@ def test_logs_are_json_with_the_gateway_request_id_and_no_text_or_ip(lambda_env,
     logger.addHandler(caplog.handler)
     try:
         with caplog.at_level(logging.INFO, logger="pinup_feedback"):
-            ok = invoke(kind, "POST", "/api/feedback", headers=TOKEN, body=feedback_body(
-                overall=secrets[0], reviewer=secrets[1], comments={"B": secrets[2]}))
-            bad = invoke(kind, "POST", "/api/feedback", headers=TOKEN, body=feedback_body(
-                overall=secrets[0], ratings={"Q": 5}))
+            ok = invoke(
+                kind,
+                "POST",
+                "/api/feedback",
+                headers=TOKEN,
+                body=feedback_body(overall=secrets[0], reviewer=secrets[1], comments={"B": secrets[2]}),
+            )
+            bad = invoke(
+                kind, "POST", "/api/feedback", headers=TOKEN, body=feedback_body(overall=secrets[0], ratings={"Q": 5})
+            )
             denied = invoke(kind, "POST", "/api/feedback", body=feedback_body(overall=secrets[0]))
-            odd = invoke(kind, "POST", "/api/feedback", headers=TOKEN,
-                         body=feedback_body(board="Not A Slug PRIVATE-BOARD-TEXT"))
+            odd = invoke(
+                kind, "POST", "/api/feedback", headers=TOKEN, body=feedback_body(board="Not A Slug PRIVATE-BOARD-TEXT")
+            )
     finally:
         logger.removeHandler(caplog.handler)
     assert (ok["statusCode"], bad["statusCode"], denied["statusCode"], odd["statusCode"]) == (200, 422, 403, 403)

@@ -20,10 +20,15 @@ print(json.dumps(sorted(sys.modules)))
 
 
 def test_lambda_handler_imports_nothing_heavy(tmp_path: Path) -> None:
-    env = {**os.environ, "PINUP_STORE": "s3://bucket/prefix", "AWS_DEFAULT_REGION": "us-east-1",
-           "PYTHONPATH": str(ROOT / "functions")}
-    out = subprocess.run([sys.executable, "-c", PROBE], env=env, cwd=tmp_path, capture_output=True, text=True,
-                         check=True)
+    env = {
+        **os.environ,
+        "PINUP_STORE": "s3://bucket/prefix",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "PYTHONPATH": str(ROOT / "functions"),
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE], env=env, cwd=tmp_path, capture_output=True, text=True, check=True
+    )
     modules = json.loads(out.stdout)
     assert "pinup_feedback.lambda_handler" in modules and "mangum" in modules and "boto3" in modules
     bad = [m for m in modules if m.split(".")[0] in FORBIDDEN]

@@ -8,14 +8,13 @@ from typing import Any
 
 import httpx
 import pytest
+from lambda_helpers import BUCKET, all_keys, feedback_body, record
 
 from pinup_feedback.app import create_app
 from pinup_feedback.settings import Settings
 from pinup_feedback.store import open_store
 from pinup_feedback.store.base import RecordExists, RecordNotFound, StoreUnavailable
 from pinup_feedback.store.s3 import S3Store
-
-from lambda_helpers import BUCKET, all_keys, feedback_body, record
 
 
 @pytest.fixture()
@@ -86,8 +85,11 @@ def test_listing_reading_manifest_and_claims(s3: tuple[S3Store, Any]) -> None:
     with pytest.raises(RecordNotFound):
         store.read("f" * 32)
     assert store.read_manifest("hero") is None
-    client.put_object(Bucket=BUCKET, Key="team/pinup/boards/hero.json",
-                      Body=json.dumps({"board": "hero", "round": 3, "variants": ["A", "B"]}).encode())
+    client.put_object(
+        Bucket=BUCKET,
+        Key="team/pinup/boards/hero.json",
+        Body=json.dumps({"board": "hero", "round": 3, "variants": ["A", "B"]}).encode(),
+    )
     manifest = store.read_manifest("hero")
     assert manifest is not None and manifest.round == 3
 
@@ -142,15 +144,19 @@ def no_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(standard.ExponentialBackoff, "delay_amount", lambda self, context: 0)
 
 
-@pytest.mark.parametrize(("status", "code", "attempts"), [
-    (503, "SlowDown", 4),            # throttling: retried
-    (500, "InternalError", 4),       # server error: retried
-    (400, "Throttling", 4),          # throttling by error code
-    (403, "AccessDenied", 1),        # not transient: botocore does not retry, still 503 to the client
-])
+@pytest.mark.parametrize(
+    ("status", "code", "attempts"),
+    [
+        (503, "SlowDown", 4),  # throttling: retried
+        (500, "InternalError", 4),  # server error: retried
+        (400, "Throttling", 4),  # throttling by error code
+        (403, "AccessDenied", 1),  # not transient: botocore does not retry, still 503 to the client
+    ],
+)
 @pytest.mark.anyio
 async def test_failures_are_retried_then_503_with_nothing_acknowledged(
-        s3_server: tuple[str, Any], no_backoff: None, status: int, code: str, attempts: int) -> None:
+    s3_server: tuple[str, Any], no_backoff: None, status: int, code: str, attempts: int
+) -> None:
     endpoint, client = s3_server
     store = S3Store(BUCKET, "p", endpoint_url=endpoint, max_attempts=4)
     calls: list[str] = []

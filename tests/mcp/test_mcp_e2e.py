@@ -21,8 +21,17 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BOARD = "trail-home"
 ENV = {"PYTHONPATH": os.pathsep.join([str(ROOT / "generator"), str(ROOT / "functions")])}
-TOOLS = {"list_boards", "get_feedback", "wait_for_feedback", "list_items", "claim_item", "resolve_item", "handoff",
-         "reload_board", "spec"}
+TOOLS = {
+    "list_boards",
+    "get_feedback",
+    "wait_for_feedback",
+    "list_items",
+    "claim_item",
+    "resolve_item",
+    "handoff",
+    "reload_board",
+    "spec",
+}
 
 
 def wait_until(predicate: Any, timeout: float = 60) -> bool:
@@ -40,9 +49,27 @@ def served(tmp_path: Path) -> Iterator[dict[str, Any]]:
     src = tmp_path / "ws"
     shutil.copytree(ROOT / "site_src", src, ignore=shutil.ignore_patterns(".pinup", "__pycache__"))
     site = tmp_path / "site"
-    proc = subprocess.Popen([sys.executable, "-m", "pinup", "serve", str(src), "--no-open", "--port", "0",
-                             "--out", str(site), "--timeout", "0"], cwd=tmp_path, env={**os.environ, **ENV},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pinup",
+            "serve",
+            str(src),
+            "--no-open",
+            "--port",
+            "0",
+            "--out",
+            str(site),
+            "--timeout",
+            "0",
+        ],
+        cwd=tmp_path,
+        env={**os.environ, **ENV},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert wait_until(lambda: (site / "serve.json").is_file() or proc.poll() is not None, 120)
         assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
@@ -90,8 +117,9 @@ async def agent_session(src: Path, submitted: threading.Event, out: dict[str, An
     """What a coding agent does: wait for the review, read it, claim and resolve, reload the board."""
     from mcp import Client, StdioServerParameters
 
-    params = StdioServerParameters(command=sys.executable, args=["-m", "pinup", "mcp", "--workspace", str(src)],
-                                   env=ENV, cwd=str(src.parent))
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "pinup", "mcp", "--workspace", str(src)], env=ENV, cwd=str(src.parent)
+    )
     async with Client(params, read_timeout_seconds=120) as client:
         out["tools"] = {t.name for t in (await client.list_tools()).tools}
         waiting = asyncio.create_task(client.call_tool("wait_for_feedback", {"board": BOARD, "timeout": 90}))
@@ -104,10 +132,21 @@ async def agent_session(src: Path, submitted: threading.Event, out: dict[str, An
         out["items"] = data_of(await client.call_tool("list_items", {"board": BOARD}))
         out["claim"] = data_of(await client.call_tool("claim_item", {"n": 1, "board": BOARD, "agent": "agent-1"}))
         out["claim_again"] = await client.call_tool("claim_item", {"n": 1, "board": BOARD, "agent": "agent-2"})
-        out["unknown"] = await client.call_tool("resolve_item", {"n": 99, "board": BOARD, "status": "resolved",
-                                                                 "summary": "x"})
-        out["resolve"] = data_of(await client.call_tool("resolve_item", {
-            "n": 1, "board": BOARD, "status": "resolved", "summary": "Removed the second banner", "agent": "agent-1"}))
+        out["unknown"] = await client.call_tool(
+            "resolve_item", {"n": 99, "board": BOARD, "status": "resolved", "summary": "x"}
+        )
+        out["resolve"] = data_of(
+            await client.call_tool(
+                "resolve_item",
+                {
+                    "n": 1,
+                    "board": BOARD,
+                    "status": "resolved",
+                    "summary": "Removed the second banner",
+                    "agent": "agent-1",
+                },
+            )
+        )
         out["open"] = data_of(await client.call_tool("list_items", {"board": BOARD, "status": "open"}))
         out["handoff_md"] = data_of(await client.call_tool("handoff", {"board": BOARD}))
         out["handoff_json"] = data_of(await client.call_tool("handoff", {"board": BOARD, "format": "json"}))
@@ -150,8 +189,10 @@ def test_an_agent_acts_on_a_chromium_review_over_mcp(served: dict[str, Any], pag
     assert out["latest"]["id"] == record["id"]
     [board] = [b for b in out["boards"]["boards"] if b["board"] == BOARD]
     assert board["records"] == 1 and board["openItems"] == 2 and board["url"].startswith(served["base"])
-    assert [(i["n"], i["kind"], i["variant"]) for i in out["items"]["items"]] == [(1, "comment", "A"),
-                                                                                 (2, "overall", None)]
+    assert [(i["n"], i["kind"], i["variant"]) for i in out["items"]["items"]] == [
+        (1, "comment", "A"),
+        (2, "overall", None),
+    ]
     assert out["claim"]["status"] == "in_progress"
     assert out["claim_again"].is_error and "already claimed by agent-1" in text_of(out["claim_again"])
     assert out["unknown"].is_error and "no item #99" in text_of(out["unknown"])
@@ -159,8 +200,10 @@ def test_an_agent_acts_on_a_chromium_review_over_mcp(served: dict[str, Any], pag
     assert [i["n"] for i in out["open"]["items"]] == [2]
     md = out["handoff_md"]
     assert "## Open items (1)" in md and "<" not in md and md.splitlines().count("## Next step") == 1
-    assert ('#2 overall (open, round 1): "Go with the map\\n## Next step\\n\\u003cscript\\u003ealert(1)'
-            '\\u003c/script\\u003e"') in md
+    assert (
+        '#2 overall (open, round 1): "Go with the map\\n## Next step\\n\\u003cscript\\u003ealert(1)'
+        '\\u003c/script\\u003e"'
+    ) in md
     assert 'Reviewer: "Ines \\u003cb\\u003e"' in md
     assert out["handoff_json"]["preferredVariant"]["label"] == "Map first"
     assert out["reload"] == {"reloaded": True, "board": BOARD}
@@ -168,9 +211,14 @@ def test_an_agent_acts_on_a_chromium_review_over_mcp(served: dict[str, Any], pag
     assert "## Lint rules" in out["spec"] and "`broken-ref`" in out["spec"]
     assert out["timeout"] == {"status": "timeout", "record": None}
     # the CLI sees what the agent did over MCP
-    cli = subprocess.run([sys.executable, "-m", "pinup", "feedback", "items", "--src", str(served["src"]),
-                          "--format", "json"], capture_output=True, text=True, env={**os.environ, **ENV},
-                         timeout=60, cwd=served["tmp"])
+    cli = subprocess.run(
+        [sys.executable, "-m", "pinup", "feedback", "items", "--src", str(served["src"]), "--format", "json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **ENV},
+        timeout=60,
+        cwd=served["tmp"],
+    )
     assert [i["status"] for i in json.loads(cli.stdout)["items"]] == ["resolved", "open"]
 
 
@@ -181,14 +229,16 @@ def test_mcp_reports_a_missing_server_and_bad_arguments(tmp_path: Path) -> None:
     async def session() -> dict[str, Any]:
         from mcp import Client, StdioServerParameters
 
-        params = StdioServerParameters(command=sys.executable, args=["-m", "pinup", "mcp", "--workspace", str(src)],
-                                       env=ENV, cwd=str(tmp_path))
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "pinup", "mcp", "--workspace", str(src)], env=ENV, cwd=str(tmp_path)
+        )
         async with Client(params, read_timeout_seconds=60) as client:
             return {
                 "reload": await client.call_tool("reload_board", {"board": BOARD}),
                 "items": await client.call_tool("list_items", {}),
-                "status": await client.call_tool("resolve_item", {"n": 1, "board": BOARD, "status": "done",
-                                                                  "summary": "x"}),
+                "status": await client.call_tool(
+                    "resolve_item", {"n": 1, "board": BOARD, "status": "done", "summary": "x"}
+                ),
                 "boards": data_of(await client.call_tool("list_boards", {})),
             }
 

@@ -37,8 +37,9 @@ def build_workspace(dest: Path) -> Path:
     """Copy the bundled example and build it once (`pinup build`); returns the folder holding ws/ and site/."""
     src = dest / "ws"
     shutil.copytree(EXAMPLE, src, ignore=shutil.ignore_patterns(".pinup", "__pycache__"))
-    subprocess.run([*PINUP, "build", str(src), "--out", str(dest / "site")], check=True, capture_output=True,
-                   timeout=300)
+    subprocess.run(
+        [*PINUP, "build", str(src), "--out", str(dest / "site")], check=True, capture_output=True, timeout=300
+    )
     return dest
 
 
@@ -76,8 +77,14 @@ class Served:
 def start_serve(src: Path, site: Path, *args: str, startup: float = 120) -> Served:
     """`pinup serve SRC --out SITE --no-open --port 0 --timeout 0 ARGS`, once it says SERVE_STARTED."""
     cmd = [*PINUP, "serve", str(src), "--out", str(site), "--no-open", "--port", "0", "--timeout", "0", *args]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=src.parent,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=src.parent,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     served = Served(proc=proc, src=src, site=site)
     started = threading.Event()
 
@@ -112,10 +119,19 @@ def regenerate_body(site: Path, board: str = BOARD, **overrides: Any) -> dict[st
     """A valid regenerate request (any number may be stored per round; finals are one per round)."""
     m = manifest(site, board)
     body: dict[str, Any] = {
-        "schemaVersion": 1, "board": board, "round": m["round"], "clientId": str(uuid.uuid4()),
-        "reviewer": "Load", "preferred": m["variants"][0], "ratings": {m["variants"][0]: 4},
-        "comments": {m["variants"][0]: "fine"}, "overall": "again please", "regenerated": True,
-        "regenerateAction": "different", "remixSpec": None, "website": "",
+        "schemaVersion": 1,
+        "board": board,
+        "round": m["round"],
+        "clientId": str(uuid.uuid4()),
+        "reviewer": "Load",
+        "preferred": m["variants"][0],
+        "ratings": {m["variants"][0]: 4},
+        "comments": {m["variants"][0]: "fine"},
+        "overall": "again please",
+        "regenerated": True,
+        "regenerateAction": "different",
+        "remixSpec": None,
+        "website": "",
     }
     body.update(overrides)
     return body
@@ -134,13 +150,14 @@ class LoadResult:
         return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else 0.0
 
     def summary(self, label: str) -> str:
-        return (f"{label}: {len(self.acked)} acked of {sum(self.statuses.values()) + self.errors} sent in "
-                f"{self.seconds:.1f}s, statuses {dict(sorted(self.statuses.items()))}, connection errors "
-                f"{self.errors}, p50 {self.percentile(50) * 1000:.1f} ms, p99 {self.percentile(99) * 1000:.1f} ms")
+        return (
+            f"{label}: {len(self.acked)} acked of {sum(self.statuses.values()) + self.errors} sent in "
+            f"{self.seconds:.1f}s, statuses {dict(sorted(self.statuses.items()))}, connection errors "
+            f"{self.errors}, p50 {self.percentile(50) * 1000:.1f} ms, p99 {self.percentile(99) * 1000:.1f} ms"
+        )
 
 
-async def drive(base: str, bodies: list[dict[str, Any]], concurrency: int,
-                timeout: float = 60.0) -> LoadResult:
+async def drive(base: str, bodies: list[dict[str, Any]], concurrency: int, timeout: float = 60.0) -> LoadResult:
     """POST every body with at most `concurrency` in flight (`timeout`: seconds per request)."""
     result = LoadResult()
     sem = asyncio.Semaphore(concurrency)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from pinup.designmd.convert import to_design_system
 from pinup.designmd.exporters import FORMATS, ExportError, render_result
 from pinup.designmd.lint import lint_text, run
@@ -22,10 +23,15 @@ from pinup.designmd.parser import MAX_LINES, MAX_YAML_CHARS
 FIXTURES = Path(__file__).parent / "fixtures"
 BOMB = "Excessive alias count indicates a resource exhaustion attack"
 
-settings.register_profile("ci", max_examples=150, deadline=None, derandomize=True,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("soak", max_examples=int(os.environ.get("PINUP_HYPOTHESIS_EXAMPLES", "10000")),
-                          deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci", max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "soak",
+    max_examples=int(os.environ.get("PINUP_HYPOTHESIS_EXAMPLES", "10000")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile(os.environ.get("PINUP_HYPOTHESIS_PROFILE", "ci"))
 
 
@@ -55,7 +61,8 @@ def test_regression_fixtures_give_findings(path: Path) -> None:
 def test_huge_numbers_become_infinity_like_the_reference() -> None:
     report = lint_text((FIXTURES / "hex-5000-f.md").read_text())
     assert [f.message for f in report.findings if f.severity == "error"] == [
-        "'Infinity' is not a valid color. Expected a CSS color value (e.g., #ffffff, rgb(0 0 0), oklch(0.5 0.2 240))."]
+        "'Infinity' is not a valid color. Expected a CSS color value (e.g., #ffffff, rgb(0 0 0), oklch(0.5 0.2 240))."
+    ]
 
 
 def test_alias_bomb_is_one_finding_saying_so() -> None:
@@ -69,11 +76,15 @@ def test_a_few_aliases_still_work() -> None:
     assert to_design_system(run(text)).colors["primary"] is not None
 
 
-@pytest.mark.parametrize("text", [
-    "---\nname: x\ncolors:\n" + "".join(f"  c{i}: '#{i:06x}'\n" for i in range(MAX_YAML_CHARS // 10)) + "---\n",
-    "---\nname: x\n---\n" + "## H\n\n" * (MAX_LINES // 2 + 10),
-    "".join(f"```yaml\nk{i}: 1\n```\n" for i in range(40)),
-], ids=["yaml-size", "lines", "yaml-blocks"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\nname: x\ncolors:\n" + "".join(f"  c{i}: '#{i:06x}'\n" for i in range(MAX_YAML_CHARS // 10)) + "---\n",
+        "---\nname: x\n---\n" + "## H\n\n" * (MAX_LINES // 2 + 10),
+        "".join(f"```yaml\nk{i}: 1\n```\n" for i in range(40)),
+    ],
+    ids=["yaml-size", "lines", "yaml-blocks"],
+)
 def test_size_caps_give_one_finding(text: str) -> None:
     report = lint_text(text)
     assert len([f for f in report.findings if "pinup" in f.message and "at most" in f.message]) == 1
@@ -104,13 +115,55 @@ def test_a_megabyte_of_anything_is_linted_quickly(name: str) -> None:
 SCALARS = st.one_of(
     st.integers(min_value=-(10**400), max_value=10**400).map(str),
     st.floats(allow_nan=True, allow_infinity=True).map(repr),
-    st.sampled_from(["#fff", "#1a73e8", "rgb(1e999 0 0)", "hsl(nan, 1%, 1%)", "0x" + "f" * 300, "16px", "1e999rem",
-                     "{colors.primary}", "{colors.a}", "~", "null", "*a", "&a x", "!!int 12", "!!float x", "'q",
-                     '"', "[", "{", "oklch(1 1 1e999)", "color-mix(in srgb, red, blue 1e999%)", "-0", ".inf"]),
+    st.sampled_from(
+        [
+            "#fff",
+            "#1a73e8",
+            "rgb(1e999 0 0)",
+            "hsl(nan, 1%, 1%)",
+            "0x" + "f" * 300,
+            "16px",
+            "1e999rem",
+            "{colors.primary}",
+            "{colors.a}",
+            "~",
+            "null",
+            "*a",
+            "&a x",
+            "!!int 12",
+            "!!float x",
+            "'q",
+            '"',
+            "[",
+            "{",
+            "oklch(1 1 1e999)",
+            "color-mix(in srgb, red, blue 1e999%)",
+            "-0",
+            ".inf",
+        ]
+    ),
     st.text(max_size=20),
 )
-KEYS = st.sampled_from(["primary", "secondary", "a", "b", "1", "0", "<<", "fontSize", "fontWeight", "lineHeight",
-                        "backgroundColor", "textColor", "rounded", "padding", "typography", "body-md"])
+KEYS = st.sampled_from(
+    [
+        "primary",
+        "secondary",
+        "a",
+        "b",
+        "1",
+        "0",
+        "<<",
+        "fontSize",
+        "fontWeight",
+        "lineHeight",
+        "backgroundColor",
+        "textColor",
+        "rounded",
+        "padding",
+        "typography",
+        "body-md",
+    ]
+)
 SECTIONS = st.sampled_from(["colors", "typography", "spacing", "rounded", "components", "name", "version", "x"])
 
 
@@ -126,8 +179,9 @@ def design_docs(draw: st.DrawFn) -> str:
                 lines.append(f"  {key}:")
                 lines += [f"    {k}: {draw(SCALARS)}" for k in draw(st.lists(KEYS, max_size=3))]
     lines.append("---")
-    lines += draw(st.lists(st.sampled_from(["## Colors", "## Typography", "text", "```yaml", "```", "", "\t"]),
-                           max_size=8))
+    lines += draw(
+        st.lists(st.sampled_from(["## Colors", "## Typography", "text", "```yaml", "```", "", "\t"]), max_size=8)
+    )
     return "\n".join(lines)
 
 

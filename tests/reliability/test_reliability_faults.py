@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+
 from pinup_feedback.app import create_app
 from pinup_feedback.settings import Settings
 from pinup_feedback.store import file as file_store
@@ -26,17 +27,29 @@ BUCKET = "pinup-faults"
 
 
 def body(**overrides: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {"schemaVersion": 1, "board": "hero", "round": 1, "reviewer": "Ana", "preferred": None,
-                            "ratings": {}, "comments": {"A": "x" * 2000}, "overall": "", "regenerated": True,
-                            "regenerateAction": "different", "remixSpec": None, "website": ""}
+    base: dict[str, Any] = {
+        "schemaVersion": 1,
+        "board": "hero",
+        "round": 1,
+        "reviewer": "Ana",
+        "preferred": None,
+        "ratings": {},
+        "comments": {"A": "x" * 2000},
+        "overall": "",
+        "regenerated": True,
+        "regenerateAction": "different",
+        "remixSpec": None,
+        "website": "",
+    }
     base.update(overrides)
     return base
 
 
 def mount_tmpfs(path: Path, options: str) -> bool:
     path.mkdir(parents=True, exist_ok=True)
-    return subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(path)],
-                          capture_output=True).returncode == 0
+    return (
+        subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(path)], capture_output=True).returncode == 0
+    )
 
 
 def unmount(path: Path) -> None:
@@ -154,15 +167,19 @@ def fault(kind: str) -> Exception:
     from botocore.exceptions import ConnectTimeoutError, EndpointConnectionError, ReadTimeoutError
 
     url = "https://s3.amazonaws.com"
-    faults = {"read-timeout": ReadTimeoutError, "connect-timeout": ConnectTimeoutError,
-              "connection": EndpointConnectionError}
+    faults = {
+        "read-timeout": ReadTimeoutError,
+        "connect-timeout": ConnectTimeoutError,
+        "connection": EndpointConnectionError,
+    }
     return faults[kind](endpoint_url=url)
 
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("kind", ["read-timeout", "connect-timeout", "connection"])
-async def test_s3_timeouts_are_retried_then_503_with_retry_after(s3_bucket: Any, no_backoff: None,
-                                                                  monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+async def test_s3_timeouts_are_retried_then_503_with_retry_after(
+    s3_bucket: Any, no_backoff: None, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
     store = S3Store(BUCKET, "p", max_attempts=4, region="us-east-1")

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from mangum import Mangum
+
 from pinup_feedback.app import create_app
 from pinup_feedback.csp import policy, script_hashes
 from pinup_feedback.server import FeedbackServer
@@ -27,19 +28,32 @@ def make_site(root: Path) -> Path:
     folder = site / "boards" / "hero"
     folder.mkdir(parents=True)
     (folder / "index.html").write_text(
-        '<!doctype html><title>hero</title><script>var a = 1;</script>'
+        "<!doctype html><title>hero</title><script>var a = 1;</script>"
         '<script type="application/json" id="cfg">{"x": 1}</script>'
-        '<iframe sandbox="allow-scripts" srcdoc="&lt;script&gt;var b = 2;&lt;/script&gt;"></iframe>')
-    (folder / "board.json").write_text(json.dumps({"board": "hero", "title": "Hero", "round": 1,
-                                                   "variants": ["A", "B"]}))
+        '<iframe sandbox="allow-scripts" srcdoc="&lt;script&gt;var b = 2;&lt;/script&gt;"></iframe>'
+    )
+    (folder / "board.json").write_text(
+        json.dumps({"board": "hero", "title": "Hero", "round": 1, "variants": ["A", "B"]})
+    )
     (site / "index.html").write_text("<!doctype html><title>site</title>")
     return site
 
 
 def body(**overrides: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {"schemaVersion": 1, "board": "hero", "round": 1, "reviewer": "Ana", "preferred": "B",
-                            "ratings": {"A": 3}, "comments": {}, "overall": "", "regenerated": True,
-                            "regenerateAction": "different", "remixSpec": None, "website": ""}
+    base: dict[str, Any] = {
+        "schemaVersion": 1,
+        "board": "hero",
+        "round": 1,
+        "reviewer": "Ana",
+        "preferred": "B",
+        "ratings": {"A": 3},
+        "comments": {},
+        "overall": "",
+        "regenerated": True,
+        "regenerateAction": "different",
+        "remixSpec": None,
+        "website": "",
+    }
     base.update(overrides)
     return base
 
@@ -55,8 +69,9 @@ def site(tmp_path: Path) -> Path:
 
 @pytest.fixture()
 def settings(site: Path, tmp_path: Path) -> Settings:
-    return Settings(mode="local", store=str(tmp_path / "store"), site_dir=site, reload_token=TOKEN,
-                    log_requests=False, rate_limit=0)
+    return Settings(
+        mode="local", store=str(tmp_path / "store"), site_dir=site, reload_token=TOKEN, log_requests=False, rate_limit=0
+    )
 
 
 def client(settings: Settings, base: str = "http://127.0.0.1:8765") -> httpx.AsyncClient:
@@ -66,11 +81,15 @@ def client(settings: Settings, base: str = "http://127.0.0.1:8765") -> httpx.Asy
 
 # --- deep JSON -------------------------------------------------------------------------------
 @pytest.mark.anyio
-@pytest.mark.parametrize("raw", [
-    deep(5000),
-    '{"board": "hero", "ratings": ' + '{"a":' * 3000 + "1" + "}" * 3000 + "}",
-    '{"board": "hero", "comments": {"A": ' + deep(40) + "}}",
-], ids=["top-5000", "ratings-3000", "comments-40"])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        deep(5000),
+        '{"board": "hero", "ratings": ' + '{"a":' * 3000 + "1" + "}" * 3000 + "}",
+        '{"board": "hero", "comments": {"A": ' + deep(40) + "}}",
+    ],
+    ids=["top-5000", "ratings-3000", "comments-40"],
+)
 async def test_deep_json_is_a_400_json_error_locally(settings: Settings, raw: str) -> None:
     async with client(settings) as http:
         r = await http.post("/api/feedback", content=raw, headers={"content-type": "application/json"})
@@ -79,13 +98,29 @@ async def test_deep_json_is_a_400_json_error_locally(settings: Settings, raw: st
 
 def lambda_event(raw: str) -> dict[str, Any]:
     return {
-        "version": "2.0", "routeKey": "$default", "rawPath": "/api/feedback", "rawQueryString": "",
+        "version": "2.0",
+        "routeKey": "$default",
+        "rawPath": "/api/feedback",
+        "rawQueryString": "",
         "headers": {"content-type": "application/json", "host": "api.example.com"},
-        "requestContext": {"http": {"method": "POST", "path": "/api/feedback", "protocol": "HTTP/1.1",
-                                    "sourceIp": "203.0.113.9", "userAgent": "t"},
-                           "domainName": "api.example.com", "stage": "$default", "requestId": "r",
-                           "accountId": "1", "apiId": "a", "time": "x", "timeEpoch": 0},
-        "body": raw, "isBase64Encoded": False,
+        "requestContext": {
+            "http": {
+                "method": "POST",
+                "path": "/api/feedback",
+                "protocol": "HTTP/1.1",
+                "sourceIp": "203.0.113.9",
+                "userAgent": "t",
+            },
+            "domainName": "api.example.com",
+            "stage": "$default",
+            "requestId": "r",
+            "accountId": "1",
+            "apiId": "a",
+            "time": "x",
+            "timeEpoch": 0,
+        },
+        "body": raw,
+        "isBase64Encoded": False,
     }
 
 
@@ -100,12 +135,25 @@ def test_deep_json_is_a_400_json_error_through_mangum(tmp_path: Path) -> None:
 
 # --- Host and Origin -------------------------------------------------------------------------
 @pytest.mark.anyio
-@pytest.mark.parametrize("host", ["attacker.example:8765", "127.0.0.1:9999", "localhost.attacker.example:8765",
-                                  "127.0.0.1.nip.io:8765", "", "127.0.0.1:8765@evil", "[::1"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "attacker.example:8765",
+        "127.0.0.1:9999",
+        "localhost.attacker.example:8765",
+        "127.0.0.1.nip.io:8765",
+        "",
+        "127.0.0.1:8765@evil",
+        "[::1",
+    ],
+)
 async def test_foreign_host_is_refused_everywhere(settings: Settings, host: str) -> None:
     async with client(settings) as http:
-        for method, path in (("GET", "/boards/hero/index.html"), ("GET", "/api/progress?board=hero"),
-                             ("POST", "/api/feedback")):
+        for method, path in (
+            ("GET", "/boards/hero/index.html"),
+            ("GET", "/api/progress?board=hero"),
+            ("POST", "/api/feedback"),
+        ):
             r = await http.request(method, path, json=body(), headers={"host": host, "origin": f"http://{host}"})
             assert r.status_code == 421 and r.json()["error"] == "host_not_allowed", (host, path)
 
@@ -131,10 +179,20 @@ async def test_allow_host_adds_a_name(settings: Settings) -> None:
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("origin", [
-    "https://127.0.0.1:8765", "http://127.0.0.1:8766", "http://127.0.0.1", "http://127.0.0.1:8765.evil.example",
-    "http://evil.example", "null", "http://127.0.0.1:8765/", "http://user@127.0.0.1:8765", "http://localhost:8765",
-])
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "https://127.0.0.1:8765",
+        "http://127.0.0.1:8766",
+        "http://127.0.0.1",
+        "http://127.0.0.1:8765.evil.example",
+        "http://evil.example",
+        "null",
+        "http://127.0.0.1:8765/",
+        "http://user@127.0.0.1:8765",
+        "http://localhost:8765",
+    ],
+)
 async def test_foreign_and_look_alike_origins_are_refused(settings: Settings, origin: str) -> None:
     async with client(settings) as http:
         r = await http.post("/api/feedback", json=body(), headers={"origin": origin})
@@ -153,8 +211,13 @@ async def test_reload_refuses_symlinks_out_of_the_site(settings: Settings, site:
     async with client(settings) as http:
         r = await http.post("/api/reload", json={"board": "linked"}, headers=auth)
         assert r.status_code == 403 and r.json()["error"] == "outside_site"
-        for rel in ("boards/linked/x/index.html", "boards/hero/leak.html", "../outside/x/index.html",
-                    "boards/hero/../../../outside/x/index.html", "/etc/passwd"):
+        for rel in (
+            "boards/linked/x/index.html",
+            "boards/hero/leak.html",
+            "../outside/x/index.html",
+            "boards/hero/../../../outside/x/index.html",
+            "/etc/passwd",
+        ):
             r = await http.post("/api/reload", json={"html": rel}, headers=auth)
             assert r.status_code == 403, rel
         assert (await http.post("/api/reload", json={"board": "hero"}, headers=auth)).status_code == 200
@@ -201,8 +264,10 @@ def test_body_shorter_than_content_length_times_out_with_408(settings: Settings)
             await asyncio.sleep(0.01)
         port = server.bound_port
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(f"POST /api/feedback HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-                     "Content-Length: 1000\r\n\r\n{\"board\":".encode())
+        writer.write(
+            f"POST /api/feedback HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+            'Content-Length: 1000\r\n\r\n{"board":'.encode()
+        )
         await writer.drain()
         t0 = time.monotonic()
         data = await asyncio.wait_for(reader.read(), 20)  # read() returns once the server closes
@@ -228,8 +293,9 @@ async def test_pages_carry_csp_nosniff_and_no_referrer(settings: Settings) -> No
     csp = page.headers["content-security-policy"]
     assert page.headers["x-content-type-options"] == "nosniff"
     assert page.headers["referrer-policy"] == "no-referrer"
-    assert "default-src 'none'" in csp and "frame-ancestors 'self'" in csp and "'unsafe-inline'" not in csp.split(
-        ";")[0]
+    assert (
+        "default-src 'none'" in csp and "frame-ancestors 'self'" in csp and "'unsafe-inline'" not in csp.split(";")[0]
+    )
     assert script_hashes(page.text) == csp.split(";")[0].split()[2:]
     assert len(script_hashes(page.text)) == 2  # the inline script and the one in the srcdoc; not the JSON block
     assert "http:" not in csp and "https:" not in csp and "*" not in csp
@@ -237,9 +303,9 @@ async def test_pages_carry_csp_nosniff_and_no_referrer(settings: Settings) -> No
     assert other.headers["x-content-type-options"] == "nosniff"
 
 
-
 def test_serve_refuses_a_malformed_allow_host() -> None:
     from click.testing import CliRunner
+
     from pinup.cli.serve import serve
 
     result = CliRunner().invoke(serve, ["--allow-host", "bad host/x", "--no-open"])

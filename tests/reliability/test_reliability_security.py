@@ -40,8 +40,11 @@ def served(built: tuple[Path, Path]) -> Iterator[Served]:
 def raw_get(port: int, target: str, host: str | None = None) -> bytes:
     """A request line sent byte for byte (clients normalise `..` and backslashes away)."""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        sock.sendall(f"GET {target} HTTP/1.1\r\nHost: {host or f'127.0.0.1:{port}'}\r\nConnection: close\r\n\r\n"
-                     .encode("latin-1"))
+        sock.sendall(
+            f"GET {target} HTTP/1.1\r\nHost: {host or f'127.0.0.1:{port}'}\r\nConnection: close\r\n\r\n".encode(
+                "latin-1"
+            )
+        )
         chunks = []
         while chunk := sock.recv(65536):
             chunks.append(chunk)
@@ -49,12 +52,24 @@ def raw_get(port: int, target: str, host: str | None = None) -> bytes:
 
 
 TRAVERSALS = [
-    "/../outside/secret.txt", "/boards/../../outside/secret.txt", "/%2e%2e/outside/secret.txt",
-    "/%2e%2e%2foutside%2fsecret.txt", "/%252e%252e/outside/secret.txt", "/..%2foutside/secret.txt",
-    "/..%5coutside%5csecret.txt", "/..\\outside\\secret.txt", "/boards/escape/secret.txt",
-    "/linked-secret.txt", "/boards/%2e%2e/%2e%2e/outside/secret.txt", "/.%2e/outside/secret.txt",
-    "//outside/secret.txt", "/boards/trail-home/../../../outside/secret.txt", "/%c0%ae%c0%ae/outside/secret.txt",
-    "/serve.json", "/.pinup/feedback", "/boards/trail-home/%00index.html",
+    "/../outside/secret.txt",
+    "/boards/../../outside/secret.txt",
+    "/%2e%2e/outside/secret.txt",
+    "/%2e%2e%2foutside%2fsecret.txt",
+    "/%252e%252e/outside/secret.txt",
+    "/..%2foutside/secret.txt",
+    "/..%5coutside%5csecret.txt",
+    "/..\\outside\\secret.txt",
+    "/boards/escape/secret.txt",
+    "/linked-secret.txt",
+    "/boards/%2e%2e/%2e%2e/outside/secret.txt",
+    "/.%2e/outside/secret.txt",
+    "//outside/secret.txt",
+    "/boards/trail-home/../../../outside/secret.txt",
+    "/%c0%ae%c0%ae/outside/secret.txt",
+    "/serve.json",
+    "/.pinup/feedback",
+    "/boards/trail-home/%00index.html",
 ]
 
 
@@ -68,18 +83,29 @@ def test_no_traversal_spelling_leaks_a_file(served: Served) -> None:
 
 
 def test_dns_rebinding_hosts_are_refused(served: Served) -> None:
-    for host in (f"attacker.example:{served.port}", f"127.0.0.1.attacker.example:{served.port}",
-                 "127.0.0.1", f"localhost:{served.port + 1}", f"[::1]:{served.port}x"):
+    for host in (
+        f"attacker.example:{served.port}",
+        f"127.0.0.1.attacker.example:{served.port}",
+        "127.0.0.1",
+        f"localhost:{served.port + 1}",
+        f"[::1]:{served.port}x",
+    ):
         response = raw_get(served.port, f"/boards/{BOARD}/index.html", host=host)
         assert response.startswith(b"HTTP/1.1 421"), (host, response[:120])
         assert json.loads(response.split(b"\r\n\r\n", 1)[1])["error"] == "host_not_allowed"
     with httpx.Client(base_url=served.base) as http:
-        r = http.post("/api/feedback", json=regenerate_body(served.site),
-                      headers={"host": f"attacker.example:{served.port}",
-                               "origin": f"http://attacker.example:{served.port}"})
+        r = http.post(
+            "/api/feedback",
+            json=regenerate_body(served.site),
+            headers={"host": f"attacker.example:{served.port}", "origin": f"http://attacker.example:{served.port}"},
+        )
         assert r.status_code == 421
-        for origin in (f"https://127.0.0.1:{served.port}", f"http://127.0.0.1:{served.port}.attacker.example",
-                       "http://attacker.example", "null"):
+        for origin in (
+            f"https://127.0.0.1:{served.port}",
+            f"http://127.0.0.1:{served.port}.attacker.example",
+            "http://attacker.example",
+            "null",
+        ):
             r = http.post("/api/feedback", json=regenerate_body(served.site), headers={"origin": origin})
             assert r.status_code == 403, origin
     assert not any((served.store / BOARD).glob("*.json")) if (served.store / BOARD).exists() else True
@@ -88,12 +114,17 @@ def test_dns_rebinding_hosts_are_refused(served: Served) -> None:
 def test_oversize_and_slow_bodies(served: Served) -> None:
     with httpx.Client(base_url=served.base, timeout=30) as http:
         for size in (70_000, 1_000_000, 10_000_000):
-            r = http.post("/api/feedback", content=b"{" + b" " * size + b"}",
-                          headers={"content-type": "application/json", "origin": served.base})
+            r = http.post(
+                "/api/feedback",
+                content=b"{" + b" " * size + b"}",
+                headers={"content-type": "application/json", "origin": served.base},
+            )
             assert r.status_code == 413 and r.json()["error"] == "payload_too_large", size
     with socket.create_connection(("127.0.0.1", served.port), timeout=30) as sock:
-        sock.sendall(f"POST /api/feedback HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\nContent-Type: application/json"
-                     "\r\nContent-Length: 500\r\n\r\n{".encode())
+        sock.sendall(
+            f"POST /api/feedback HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\nContent-Type: application/json"
+            "\r\nContent-Length: 500\r\n\r\n{".encode()
+        )
         start = time.monotonic()
         reply = sock.recv(65536)
         assert reply.startswith(b"HTTP/1.1 408"), reply[:100]
@@ -114,8 +145,11 @@ def test_xss_payloads_stay_text_on_board_results_and_site(served: Served, browse
     first = manifest["variants"][0]
     with httpx.Client(base_url=served.base) as http:  # every reviewer field, through the API
         for payload in XSS:
-            r = http.post("/api/feedback", headers={"origin": served.base}, json=regenerate_body(
-                served.site, reviewer=payload[:80], comments={first: payload}, overall=payload))
+            r = http.post(
+                "/api/feedback",
+                headers={"origin": served.base},
+                json=regenerate_body(served.site, reviewer=payload[:80], comments={first: payload}, overall=payload),
+            )
             assert r.status_code == 200, r.text
     stored = [json.loads(p.read_text()) for p in (served.store / BOARD).glob("*.json")]
     assert {r["overall"] for r in stored} == set(XSS)  # stored exactly as typed: escaping is the renderer's job

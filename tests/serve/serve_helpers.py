@@ -28,8 +28,9 @@ def copy_example(dest: Path) -> Path:
 
 
 def run_pinup(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*PINUP, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "DISPLAY": ""})
+    return subprocess.run(
+        [*PINUP, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env={**os.environ, "DISPLAY": ""}
+    )
 
 
 @dataclass
@@ -60,8 +61,14 @@ class Server:
 
 def start(cwd: Path, *args: str, startup: float = 90) -> Server:
     """`pinup serve ARGS` in `cwd`; returns once SERVE_STARTED is printed."""
-    proc = subprocess.Popen([*PINUP, "serve", *args], cwd=cwd, text=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "DISPLAY": ""})
+    proc = subprocess.Popen(
+        [*PINUP, "serve", *args],
+        cwd=cwd,
+        text=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "DISPLAY": ""},
+    )
     server = Server(proc=proc)
     started = threading.Event()
 

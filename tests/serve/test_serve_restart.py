@@ -8,10 +8,23 @@ from pathlib import Path
 import httpx
 from serve_helpers import BOARD, start, stored
 
-FINAL = {"schemaVersion": 1, "board": BOARD, "round": 1, "clientId": "reviewer-tab-1", "preferred": "B",
-         "ratings": {"B": 5}, "overall": "B reads best"}
-REGENERATE = {"schemaVersion": 1, "board": BOARD, "round": 1, "clientId": "reviewer-tab-2", "regenerated": True,
-              "regenerateAction": "different"}
+FINAL = {
+    "schemaVersion": 1,
+    "board": BOARD,
+    "round": 1,
+    "clientId": "reviewer-tab-1",
+    "preferred": "B",
+    "ratings": {"B": 5},
+    "overall": "B reads best",
+}
+REGENERATE = {
+    "schemaVersion": 1,
+    "board": BOARD,
+    "round": 1,
+    "clientId": "reviewer-tab-2",
+    "regenerated": True,
+    "regenerateAction": "different",
+}
 
 
 def progress(base: str) -> dict:

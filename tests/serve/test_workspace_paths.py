@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from serve_helpers import BOARD, copy_example
+
 from pinup.build import BuildOptions, build_all
 from pinup.output import build_info
 from pinup.serve.workspace import needs_build
 from pinup.workspace import find_workspace, resolve, write_state
-from serve_helpers import BOARD, copy_example
 
 
 def test_the_nearest_workspace_wins_from_any_folder_below_or_above(tmp_path: Path) -> None:

@@ -13,8 +13,12 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
-SITES = {"example": ROOT / "site_src", "spotify": ROOT / "brand_refs" / "spotify",
-         "stripe": ROOT / "brand_refs" / "stripe", "ferrari": ROOT / "brand_refs" / "ferrari"}
+SITES = {
+    "example": ROOT / "site_src",
+    "spotify": ROOT / "brand_refs" / "spotify",
+    "stripe": ROOT / "brand_refs" / "stripe",
+    "ferrari": ROOT / "brand_refs" / "ferrari",
+}
 WIDTHS = {375: 760, 768: 900, 1440: 900}
 PAGES = ("colors", "components")
 

@@ -9,8 +9,9 @@ from .base import FeedbackStore, RecordNotFound, StoredItem, StoreError, StoreUn
 __all__ = ["FeedbackStore", "RecordNotFound", "StoredItem", "StoreError", "StoreUnavailable", "open_store"]
 
 
-def open_store(spec: str | Path, *, manifests_dir: str | Path | None = None,
-               endpoint_url: str | None = None) -> FeedbackStore:
+def open_store(
+    spec: str | Path, *, manifests_dir: str | Path | None = None, endpoint_url: str | None = None
+) -> FeedbackStore:
     """`s3://bucket/prefix` -> S3Store (boto3 loaded on first use); anything else -> FileStore."""
     text = str(spec)
     if text.startswith("s3://"):

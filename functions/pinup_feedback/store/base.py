@@ -6,7 +6,7 @@ import json
 import re
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, UTC
+from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
 from ..schema import Manifest
@@ -14,9 +14,7 @@ from ..schema import Manifest
 KINDS = ("final", "regenerate")
 ISO_RE = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.(\d{6})Z\Z")
 ID_RE = re.compile(r"[A-Za-z0-9]{1,64}")
-NAME_RE = re.compile(
-    r"^(?P<ts>\d{8}T\d{6}\.\d{6}Z)-(?P<kind>final|regenerate)-(?P<id>[A-Za-z0-9]{1,64})\.json$"
-)
+NAME_RE = re.compile(r"^(?P<ts>\d{8}T\d{6}\.\d{6}Z)-(?P<kind>final|regenerate)-(?P<id>[A-Za-z0-9]{1,64})\.json$")
 
 
 class StoreError(Exception):

@@ -42,7 +42,7 @@ def _write_fsync(path: Path, data: bytes) -> None:
     try:
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -100,8 +100,9 @@ class _Write:
 
     __slots__ = ("path", "data", "copy", "future", "loop", "error", "copy_error")
 
-    def __init__(self, path: Path, data: bytes, copy: Path | None, future: Any,
-                 loop: asyncio.AbstractEventLoop | None) -> None:
+    def __init__(
+        self, path: Path, data: bytes, copy: Path | None, future: Any, loop: asyncio.AbstractEventLoop | None
+    ) -> None:
         self.path, self.data, self.copy, self.future, self.loop = path, data, copy, future, loop
         self.error: BaseException | None = None
         self.copy_error: OSError | None = None

@@ -15,8 +15,16 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 
 from ..schema import BOARD_SLUG_PATTERN, Manifest
-from .base import (RecordExists, RecordNotFound, StoredItem, StoreError, StoreUnavailable, encode, parse_name,
-                   record_name)
+from .base import (
+    RecordExists,
+    RecordNotFound,
+    StoredItem,
+    StoreError,
+    StoreUnavailable,
+    encode,
+    parse_name,
+    record_name,
+)
 
 _SLUG = re.compile(BOARD_SLUG_PATTERN)
 CLAIMS = "_claims"
@@ -31,8 +39,12 @@ def make_client(endpoint_url: str | None, max_attempts: int, region: str | None 
     import boto3
     from botocore.config import Config
 
-    config = Config(retries={"mode": "standard", "total_max_attempts": max_attempts},
-                    connect_timeout=2, read_timeout=4, signature_version="s3v4")
+    config = Config(
+        retries={"mode": "standard", "total_max_attempts": max_attempts},
+        connect_timeout=2,
+        read_timeout=4,
+        signature_version="s3v4",
+    )
     kwargs: dict[str, Any] = {"config": config}
     if endpoint_url:
         kwargs["endpoint_url"] = endpoint_url
@@ -52,8 +64,16 @@ class S3Store:
     """Keys: `<prefix>/feedback/<board>/<YYYY>/<MM>/<DD>/<ts>-<kind>-<id>.json`; manifests at
     `<prefix>/boards/<slug>.json`; idempotency claims at `<prefix>/feedback/_claims/...`."""
 
-    def __init__(self, bucket: str, prefix: str = "", *, endpoint_url: str | None = None,
-                 client: Any = None, max_attempts: int = 4, region: str | None = None) -> None:
+    def __init__(
+        self,
+        bucket: str,
+        prefix: str = "",
+        *,
+        endpoint_url: str | None = None,
+        client: Any = None,
+        max_attempts: int = 4,
+        region: str | None = None,
+    ) -> None:
         if not bucket:
             raise ValueError("S3 store needs a bucket")
         self.bucket = bucket
@@ -96,8 +116,14 @@ class S3Store:
         from botocore.exceptions import BotoCoreError, ClientError
 
         try:
-            self.client.put_object(Bucket=self.bucket, Key=key, Body=body, ContentType="application/json",
-                                   ServerSideEncryption="AES256", IfNoneMatch="*")
+            self.client.put_object(
+                Bucket=self.bucket,
+                Key=key,
+                Body=body,
+                ContentType="application/json",
+                ServerSideEncryption="AES256",
+                IfNoneMatch="*",
+            )
         except ClientError as exc:
             if error_code(exc) in EXISTS:
                 raise RecordExists(key) from exc
@@ -144,7 +170,7 @@ class S3Store:
 
     @staticmethod
     def _item(key: str, base: str) -> StoredItem | None:
-        parts = key[len(base):].split("/")
+        parts = key[len(base) :].split("/")
         if len(parts) != 5 or not _SLUG.match(parts[0]):
             return None
         parsed = parse_name(parts[4])

@@ -225,7 +225,10 @@ def render_index(boards: list[Board], design: Any, options: Any) -> str:
         for b in boards
     ]
     page = BoardsIndexPage(
-        boards=summaries, theme_css=_theme(design), board_css=_static("board.css"), site_name=_site_name(design),
+        boards=summaries,
+        theme_css=_theme(design),
+        board_css=_static("board.css"),
+        site_name=_site_name(design),
         show_results=bool(getattr(options, "results", False)) and not getattr(options, "api_url", None),
     )
     return _env(options).get_template("index.html.j2").render(page=page)

@@ -25,10 +25,17 @@ def spec(fmt: str, with_rules: bool, rules_only: bool) -> None:
 
 
 @click.command("mcp")
-@click.option("--workspace", "workspace", type=click.Path(file_okay=False, path_type=str),
-              help="Workspace folder (default: ./site_src or the bundled example).")
-@click.option("--store", metavar="DIR|s3://BUCKET/PREFIX",
-              help="Feedback store: a folder, or the hosted store s3://bucket/prefix.")
+@click.option(
+    "--workspace",
+    "workspace",
+    type=click.Path(file_okay=False, path_type=str),
+    help="Workspace folder (default: ./site_src or the bundled example).",
+)
+@click.option(
+    "--store",
+    metavar="DIR|s3://BUCKET/PREFIX",
+    help="Feedback store: a folder, or the hosted store s3://bucket/prefix.",
+)
 @click.option("--endpoint-url", default=None, envvar="AWS_ENDPOINT_URL", help="S3-compatible endpoint for s3://.")
 def mcp(workspace: str | None, store: str | None, endpoint_url: str | None) -> None:
     """Run a Model Context Protocol server over stdio for coding agents (see docs/agents.md).

@@ -71,8 +71,13 @@ def show(slug: str, path_only: bool) -> None:
 
 @click.command()
 @click.argument("directory", required=False, type=click.Path(path_type=Path, file_okay=False), default=Path("."))
-@click.option("--brand", "brand", default=None, metavar="SLUG",
-              help="Start from a brand reference (see `pinup brands list`) instead of the example.")
+@click.option(
+    "--brand",
+    "brand",
+    default=None,
+    metavar="SLUG",
+    help="Start from a brand reference (see `pinup brands list`) instead of the example.",
+)
 @click.option("--force", is_flag=True, help="Overwrite files that already exist.")
 def init(directory: Path, brand: str | None, force: bool) -> None:
     """Scaffold a workspace in DIRECTORY (default: .): DESIGN.md and boards/first-board/."""

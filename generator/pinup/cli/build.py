@@ -18,29 +18,62 @@ def _progress_bar(total_hint: int):  # type: ignore[no-untyped-def]
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
 
 
 @click.command()
 @click.argument("src", required=False, type=click.Path(path_type=Path))
-@click.option("--out", "out", type=click.Path(path_type=Path), default=None,
-              help="Output directory (default: the workspace's own: where `pinup serve` serves it, "
-                   "else site/ beside it).")
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Output directory (default: the workspace's own: where `pinup serve` serves it, else site/ beside it).",
+)
 @click.option("--clean", is_flag=True, help="Delete the previous build first (full rebuild).")
-@click.option("--strict", is_flag=True, help="Exit 1 when the DESIGN.md has lint errors or warnings (extended checks included).")
+@click.option(
+    "--strict", is_flag=True, help="Exit 1 when the DESIGN.md has lint errors or warnings (extended checks included)."
+)
 @click.option("--allow-html", is_flag=True, help="Render raw HTML in the prose (escaped by default).")
-@click.option("--fonts", type=FONTS, default="system", show_default=True,
-              help="'google' adds Google Fonts links (network at view time); default uses system stacks.")
-@click.option("--templates", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
-              help="Directory whose templates (by name) and assets/ override the packaged ones.")
+@click.option(
+    "--fonts",
+    type=FONTS,
+    default="system",
+    show_default=True,
+    help="'google' adds Google Fonts links (network at view time); default uses system stacks.",
+)
+@click.option(
+    "--templates",
+    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    default=None,
+    help="Directory whose templates (by name) and assets/ override the packaged ones.",
+)
 @click.option("--inline", is_flag=True, help="Inline board images as data URIs.")
 @click.option("--api-url", default=None, help="Feedback endpoint the boards post to.")
 @click.option("--results", is_flag=True, help="Also write boards/<slug>/results.html from the feedback store.")
-@click.option("--store", default=None,
-              help="Feedback store (path or s3://bucket/prefix) for results pages (implies --results).")
-def build(src: Path | None, out: Path | None, clean: bool, strict: bool, allow_html: bool, fonts: str,
-          templates: Path | None, inline: bool, api_url: str | None, results: bool, store: str | None) -> None:
+@click.option(
+    "--store", default=None, help="Feedback store (path or s3://bucket/prefix) for results pages (implies --results)."
+)
+def build(
+    src: Path | None,
+    out: Path | None,
+    clean: bool,
+    strict: bool,
+    allow_html: bool,
+    fonts: str,
+    templates: Path | None,
+    inline: bool,
+    api_url: str | None,
+    results: bool,
+    store: str | None,
+) -> None:
     """Build the design-system site (and boards) from the workspace SRC into its output folder.
 
     With no SRC, the nearest workspace from here up (a folder with a DESIGN.md, its site_src/,
@@ -55,8 +88,19 @@ def build(src: Path | None, out: Path | None, clean: bool, strict: bool, allow_h
     except WorkspaceNotFound as exc:
         raise click.ClickException(str(exc)) from None
     src_path = src if src is not None and src.is_file() else ws.src  # SRC may name a DESIGN.md
-    options = BuildOptions(src=src_path, out=ws.out, clean=clean, strict=strict, allow_html=allow_html, fonts=fonts,
-                           templates=templates, inline=inline, api_url=api_url, store=store, results=results)
+    options = BuildOptions(
+        src=src_path,
+        out=ws.out,
+        clean=clean,
+        strict=strict,
+        allow_html=allow_html,
+        fonts=fonts,
+        templates=templates,
+        inline=inline,
+        api_url=api_url,
+        store=store,
+        results=results,
+    )
     from pinup.serve.notify import running_server
 
     server = running_server(ws.out)
@@ -85,8 +129,11 @@ def build(src: Path | None, out: Path | None, clean: bool, strict: bool, allow_h
     if server is not None:
         click.echo(server.notify(before), err=True)
     if not result.ok:
-        click.echo(f"error: --strict and the DESIGN.md has {summary.errors} errors and {summary.warnings} warnings "
-                   "(extended checks included)", err=True)
+        click.echo(
+            f"error: --strict and the DESIGN.md has {summary.errors} errors and {summary.warnings} warnings "
+            "(extended checks included)",
+            err=True,
+        )
         sys.exit(1)
 
 
@@ -99,12 +146,24 @@ def _shown(path: Path) -> str:
 
 
 @click.command()
-@click.option("--out", "out", type=click.Path(path_type=Path), default=Path("gallery"), show_default=True,
-              help="Output directory: one site per brand in <out>/<slug>/ plus an index page.")
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(path_type=Path),
+    default=Path("gallery"),
+    show_default=True,
+    help="Output directory: one site per brand in <out>/<slug>/ plus an index page.",
+)
 @click.option("--clean", is_flag=True, help="Delete the previous gallery first.")
 @click.option("--fonts", type=FONTS, default="system", show_default=True)
-@click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
-              help="Worker processes for changed brands (0 = one per CPU).")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Worker processes for changed brands (0 = one per CPU).",
+)
 def gallery(out: Path, clean: bool, fonts: str, jobs: int) -> None:
     """Build a browsable site for every bundled brand design system, with an index linking them all."""
     from pinup.brands import BrandError
@@ -129,5 +188,8 @@ def _gallery(out: Path, clean: bool, fonts: str, build_gallery) -> None:  # type
                 bar.update(task, completed=done, total=total, description=f"Building {name}")
 
             result = build_gallery(out, clean=clean, fonts=fonts, progress=step)
-    click.echo(f"Built {len(result.brands)} brand sites into {out}/ in {result.seconds:.2f}s "
-               f"({result.written} written, {result.skipped} unchanged)", err=True)
+    click.echo(
+        f"Built {len(result.brands)} brand sites into {out}/ in {result.seconds:.2f}s "
+        f"({result.written} written, {result.skipped} unchanged)",
+        err=True,
+    )

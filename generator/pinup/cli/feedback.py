@@ -7,10 +7,16 @@ from typing import Any
 
 import click
 
-_src_option = click.option("--src", type=click.Path(file_okay=False, path_type=str),
-                           help="Workspace folder (default: ./site_src or the bundled example).")
-_store_option = click.option("--store", type=click.Path(file_okay=False, path_type=str),
-                             help="Feedback store folder (default: <workspace>/.pinup/feedback).")
+_src_option = click.option(
+    "--src",
+    type=click.Path(file_okay=False, path_type=str),
+    help="Workspace folder (default: ./site_src or the bundled example).",
+)
+_store_option = click.option(
+    "--store",
+    type=click.Path(file_okay=False, path_type=str),
+    help="Feedback store folder (default: <workspace>/.pinup/feedback).",
+)
 
 
 def _open(src: str | None, store: str | None) -> tuple[Any, Any]:
@@ -77,8 +83,16 @@ def list_feedback(board: str | None, fmt: str, src: str | None, store: str | Non
         table.add_column(column, overflow="fold", no_wrap=column in ("id", "received"))
     for row in rows:
         received = str(row["receivedAt"] or "")[:19].replace("T", " ")
-        table.add_row(str(row["id"])[:8], received, str(row["board"]), str(row["round"]),
-                      str(row["kind"]), row["preferred"] or "-", row["action"] or "-", row["reviewer"] or "-")
+        table.add_row(
+            str(row["id"])[:8],
+            received,
+            str(row["board"]),
+            str(row["round"]),
+            str(row["kind"]),
+            row["preferred"] or "-",
+            row["action"] or "-",
+            row["reviewer"] or "-",
+        )
     console = Console()
     if not console.is_terminal:  # piped: do not squeeze the table into 80 columns
         console = Console(width=160)
@@ -112,13 +126,17 @@ def show_feedback(record_id: str, board: str | None, src: str | None, store: str
 
 # --- items: numbered, with a lifecycle ------------------------------------------------------
 _any_store_option = click.option(
-    "--store", metavar="DIR|s3://BUCKET/PREFIX",
-    help="Feedback store: a folder, or the hosted store s3://bucket/prefix (default: <workspace>/.pinup/feedback).")
-_endpoint_option = click.option("--endpoint-url", default=None, envvar="AWS_ENDPOINT_URL",
-                                help="S3-compatible endpoint for an s3:// store.")
+    "--store",
+    metavar="DIR|s3://BUCKET/PREFIX",
+    help="Feedback store: a folder, or the hosted store s3://bucket/prefix (default: <workspace>/.pinup/feedback).",
+)
+_endpoint_option = click.option(
+    "--endpoint-url", default=None, envvar="AWS_ENDPOINT_URL", help="S3-compatible endpoint for an s3:// store."
+)
 _board_option = click.option("--board", metavar="SLUG", help="Board (default: the only board with feedback).")
-_agent_option = click.option("--agent", metavar="NAME", envvar="PINUP_AGENT",
-                             help="Who makes the change, recorded with it (env PINUP_AGENT).")
+_agent_option = click.option(
+    "--agent", metavar="NAME", envvar="PINUP_AGENT", help="Who makes the change, recorded with it (env PINUP_AGENT)."
+)
 _json_option = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 
 EXIT_CONFLICT = 3
@@ -171,14 +189,18 @@ def _item_line(item: Any) -> str:
 
 @click.command("items")
 @_board_option
-@click.option("--status", type=click.Choice(["open", "in_progress", "resolved", "wont_fix", "needs_clarification"]),
-              help="Only items with this status.")
+@click.option(
+    "--status",
+    type=click.Choice(["open", "in_progress", "resolved", "wont_fix", "needs_clarification"]),
+    help="Only items with this status.",
+)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @_src_option
 @_any_store_option
 @_endpoint_option
-def items(board: str | None, status: str | None, fmt: str, src: str | None, store: str | None,
-          endpoint_url: str | None) -> None:
+def items(
+    board: str | None, status: str | None, fmt: str, src: str | None, store: str | None, endpoint_url: str | None
+) -> None:
     """List a board's numbered items (pins, comments, overall, regenerate) with their status."""
     from pinup_feedback.lifecycle import lifecycle_for
 
@@ -196,8 +218,15 @@ def items(board: str | None, status: str | None, fmt: str, src: str | None, stor
     for column in ("#", "status", "kind", "variant", "severity", "text", "summary"):
         table.add_column(column, overflow="fold")
     for item in found:
-        table.add_row(str(item.n), item.status, item.spec.kind, item.spec.variant or "-", item.spec.severity or "-",
-                      escape(item.spec.text[:120]), escape((item.summary or "-")[:120]))
+        table.add_row(
+            str(item.n),
+            item.status,
+            item.spec.kind,
+            item.spec.variant or "-",
+            item.spec.severity or "-",
+            escape(item.spec.text[:120]),
+            escape((item.summary or "-")[:120]),
+        )
     console = Console()
     if not console.is_terminal:
         console = Console(width=160)
@@ -221,8 +250,15 @@ def _report(item: Any, fmt: str, verb: str) -> None:
 @_src_option
 @_any_store_option
 @_endpoint_option
-def claim(number: int, board: str | None, agent: str | None, fmt: str, src: str | None, store: str | None,
-          endpoint_url: str | None) -> None:
+def claim(
+    number: int,
+    board: str | None,
+    agent: str | None,
+    fmt: str,
+    src: str | None,
+    store: str | None,
+    endpoint_url: str | None,
+) -> None:
     """Claim item N (open -> in_progress). Exit code 3 when it is already claimed or resolved."""
     from pinup_feedback.lifecycle import lifecycle_for
 
@@ -234,8 +270,9 @@ def claim(number: int, board: str | None, agent: str | None, fmt: str, src: str 
 
 @click.command("resolve")
 @click.argument("number", type=click.IntRange(min=1), metavar="N")
-@click.option("--status", required=True, type=click.Choice(["resolved", "wont_fix", "needs_clarification"]),
-              help="The outcome.")
+@click.option(
+    "--status", required=True, type=click.Choice(["resolved", "wont_fix", "needs_clarification"]), help="The outcome."
+)
 @click.option("--summary", required=True, help="What was done, or why not, or the question for the reviewer.")
 @_board_option
 @_agent_option
@@ -243,8 +280,17 @@ def claim(number: int, board: str | None, agent: str | None, fmt: str, src: str 
 @_src_option
 @_any_store_option
 @_endpoint_option
-def resolve(number: int, status: str, summary: str, board: str | None, agent: str | None, fmt: str,
-            src: str | None, store: str | None, endpoint_url: str | None) -> None:
+def resolve(
+    number: int,
+    status: str,
+    summary: str,
+    board: str | None,
+    agent: str | None,
+    fmt: str,
+    src: str | None,
+    store: str | None,
+    endpoint_url: str | None,
+) -> None:
     """Close item N with an outcome and a summary. Exit code 3 when it is already resolved."""
     from pinup_feedback.lifecycle import lifecycle_for
 
@@ -261,8 +307,9 @@ def resolve(number: int, status: str, summary: str, board: str | None, agent: st
 @_src_option
 @_any_store_option
 @_endpoint_option
-def handoff(board: str | None, record_id: str | None, fmt: str, src: str | None, store: str | None,
-            endpoint_url: str | None) -> None:
+def handoff(
+    board: str | None, record_id: str | None, fmt: str, src: str | None, store: str | None, endpoint_url: str | None
+) -> None:
     """The hand-off for an agent: pick, ratings, every open item, pins, tweaks, and the commands to use.
 
     Reviewer text is quoted as JSON strings, so it cannot pose as headings or instructions.

@@ -24,25 +24,64 @@ def _check_size(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @click.argument("board")
 @click.option("--brief", metavar="TEXT", help="The question the variants answer (default: the board's brief:).")
 @click.option("--count", type=click.IntRange(1, 26), default=3, show_default=True, help="Variants in the round.")
-@click.option("--kind", type=click.Choice(["html", "image"]), default="html", show_default=True,
-              help="html: self-contained pages (chat API); image: PNG mockups (images API).")
+@click.option(
+    "--kind",
+    type=click.Choice(["html", "image"]),
+    default="html",
+    show_default=True,
+    help="html: self-contained pages (chat API); image: PNG mockups (images API).",
+)
 @click.option("--model", metavar="NAME", help="Model (default: gpt-4.1-mini for html, gpt-image-1 for image).")
-@click.option("--base-url", metavar="URL",
-              help="OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1 for Ollama (default: $OPENAI_BASE_URL, else OpenAI).")
-@click.option("--api-key-env", metavar="NAME", default="OPENAI_API_KEY", show_default=True,
-              help="Environment variable that holds the API key (the key is never an argument).")
-@click.option("--from-feedback", is_flag=True,
-              help="Build the round from the board's latest feedback (different, more like, remix or a request).")
-@click.option("--src", metavar="DIR", type=click.Path(file_okay=False, path_type=Path),
-              help="Workspace holding DESIGN.md and boards/ (default: ./site_src).")
-@click.option("--size", default="1024x1024", show_default=True, callback=_check_size,
-              help="Image size for --kind image: WIDTHxHEIGHT or auto.")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=120.0, show_default=True,
-              help="Seconds allowed for each API call.")
-@click.option("--max-retries", type=click.IntRange(0, 10), default=3, show_default=True,
-              help="Retries of a call on 429, 5xx, timeout or connection error.")
-@click.option("--prices", metavar="FILE", type=click.Path(dir_okay=False, exists=True, path_type=Path),
-              help="JSON price table for the cost estimate (also $PINUP_PRICES).")
+@click.option(
+    "--base-url",
+    metavar="URL",
+    help="OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1 for Ollama (default: $OPENAI_BASE_URL, else OpenAI).",
+)
+@click.option(
+    "--api-key-env",
+    metavar="NAME",
+    default="OPENAI_API_KEY",
+    show_default=True,
+    help="Environment variable that holds the API key (the key is never an argument).",
+)
+@click.option(
+    "--from-feedback",
+    is_flag=True,
+    help="Build the round from the board's latest feedback (different, more like, remix or a request).",
+)
+@click.option(
+    "--src",
+    metavar="DIR",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Workspace holding DESIGN.md and boards/ (default: ./site_src).",
+)
+@click.option(
+    "--size",
+    default="1024x1024",
+    show_default=True,
+    callback=_check_size,
+    help="Image size for --kind image: WIDTHxHEIGHT or auto.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.1),
+    default=120.0,
+    show_default=True,
+    help="Seconds allowed for each API call.",
+)
+@click.option(
+    "--max-retries",
+    type=click.IntRange(0, 10),
+    default=3,
+    show_default=True,
+    help="Retries of a call on 429, 5xx, timeout or connection error.",
+)
+@click.option(
+    "--prices",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    help="JSON price table for the cost estimate (also $PINUP_PRICES).",
+)
 @click.option("--no-cache", is_flag=True, help="Always call the API, even for a request answered before.")
 def generate(
     board: str,
@@ -90,8 +129,15 @@ def generate(
     from pinup.generate.runner import GenerateOptions
 
     options = GenerateOptions(
-        board=board, src=src, brief=brief, count=count, kind=kind,  # type: ignore[arg-type]
-        model=model, size=size, prices_file=prices, use_cache=not no_cache,
+        board=board,
+        src=src,
+        brief=brief,
+        count=count,
+        kind=kind,  # type: ignore[arg-type]
+        model=model,
+        size=size,
+        prices_file=prices,
+        use_cache=not no_cache,
         client=ClientOptions(api_key_env=api_key_env, base_url=base_url, timeout=timeout, max_retries=max_retries),
     )
     try:
@@ -106,9 +152,7 @@ def generate(
     from pinup.generate.cost import format_cost
 
     usage = result.usage
-    click.echo(
-        f"round {result.round} of {result.board.slug}: {len(result.variant_ids)} variants in {result.folder}"
-    )
+    click.echo(f"round {result.round} of {result.board.slug}: {len(result.variant_ids)} variants in {result.folder}")
     click.echo(
         f"tokens: {usage.input_tokens} input + {usage.output_tokens} output = {usage.total_tokens} ({result.model})"
     )

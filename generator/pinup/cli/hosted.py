@@ -38,7 +38,9 @@ def _location(url: str, what: str) -> Any:
 
 @click.command()
 @click.argument("site", required=False, default=DEFAULT_SITE, type=click.Path(file_okay=False, path_type=Path))
-@click.option("--bucket", required=True, envvar="PINUP_BUCKET", help="Bucket that serves the boards (the stack's BoardsBucket).")
+@click.option(
+    "--bucket", required=True, envvar="PINUP_BUCKET", help="Bucket that serves the boards (the stack's BoardsBucket)."
+)
 @click.option("--prefix", default="", help="Key prefix for the site inside the bucket (default: the bucket root).")
 @click.option(
     "--store",
@@ -47,9 +49,13 @@ def _location(url: str, what: str) -> Any:
     help="Hosted feedback store s3://bucket/prefix; board manifests go to <prefix>/boards/<slug>.json there. "
     "Default: the site bucket and prefix.",
 )
-@click.option("--endpoint-url", default=None, envvar="AWS_ENDPOINT_URL", help="S3-compatible endpoint (MinIO, moto, LocalStack).")
+@click.option(
+    "--endpoint-url", default=None, envvar="AWS_ENDPOINT_URL", help="S3-compatible endpoint (MinIO, moto, LocalStack)."
+)
 @click.option("--region", default=None, help="AWS region of the bucket.")
-@click.option("--public-url", default=None, envvar="PINUP_PUBLIC_URL", help="Public base URL of the site (the stack's BoardsUrl).")
+@click.option(
+    "--public-url", default=None, envvar="PINUP_PUBLIC_URL", help="Public base URL of the site (the stack's BoardsUrl)."
+)
 @click.option("--with-results", is_flag=True, help="Also upload boards/*/results.html (reviewer names and comments).")
 @click.option("--force", is_flag=True, help="Upload every file even if unchanged (e.g. to apply new headers).")
 @click.option("--dry-run", is_flag=True, help="List what would be uploaded; change nothing.")
@@ -95,7 +101,9 @@ def publish(
     if dry_run:
         for upload in changed:
             bucket_name = manifest_loc.bucket if upload.kind == "manifest" else site_loc.bucket
-            click.echo(f"{upload.status:8} s3://{bucket_name}/{upload.key}  {upload.content_type}  [{upload.cache_control}]")
+            click.echo(
+                f"{upload.status:8} s3://{bucket_name}/{upload.key}  {upload.content_type}  [{upload.cache_control}]"
+            )
         click.echo(f"dry run: {len(changed)} to upload, {len(plan.unchanged)} unchanged; nothing was uploaded")
         return
 
@@ -154,9 +162,20 @@ def _store_default(src: Path) -> str:
 
 @click.command()
 @click.argument("board")
-@click.option("--store", default=None, help="Local store directory or s3://bucket/prefix (default: $PINUP_STORE or SRC/.pinup/feedback).")
-@click.option("--src", default=DEFAULT_SRC, type=click.Path(file_okay=False, path_type=Path), help="Workspace, for variant labels and the default store.")
-@click.option("--round", "round_", type=int, default=None, help="Round to aggregate (default: the board's current round).")
+@click.option(
+    "--store",
+    default=None,
+    help="Local store directory or s3://bucket/prefix (default: $PINUP_STORE or SRC/.pinup/feedback).",
+)
+@click.option(
+    "--src",
+    default=DEFAULT_SRC,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Workspace, for variant labels and the default store.",
+)
+@click.option(
+    "--round", "round_", type=int, default=None, help="Round to aggregate (default: the board's current round)."
+)
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
 @click.option("--endpoint-url", default=None, envvar="AWS_ENDPOINT_URL", help="S3-compatible endpoint.")
 @click.option("--region", default=None, help="AWS region of the store bucket.")
@@ -231,15 +250,31 @@ def _print_table(res: Any) -> None:
 
     console = Console(highlight=False)
     title = f"{res.title or res.board} — round {res.round if res.round is not None else '?'}"
-    table = Table(title=escape(title), caption=f"{res.submissions} final submission(s), {res.reviewers} reviewer(s), {len(res.regenerate)} regenerate request(s)")
-    for col, justify in (("Variant", "left"), ("Picks", "right"), ("Share", "right"), ("Ratings", "right"), ("Mean", "right"), ("Median", "right"), ("Comments", "right")):
+    table = Table(
+        title=escape(title),
+        caption=f"{res.submissions} final submission(s), {res.reviewers} reviewer(s), {len(res.regenerate)} regenerate request(s)",
+    )
+    for col, justify in (
+        ("Variant", "left"),
+        ("Picks", "right"),
+        ("Share", "right"),
+        ("Ratings", "right"),
+        ("Mean", "right"),
+        ("Median", "right"),
+        ("Comments", "right"),
+    ):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for v in res.variants:
         name = v.id + (f" · {v.label}" if v.label else "")
         star = " ★" if v.id in res.leaders else ""
         table.add_row(
-            escape(name) + star, str(v.picks), f"{v.pick_share:.0%}", str(len(v.ratings)),
-            "—" if v.mean is None else f"{v.mean:.2f}", "—" if v.median is None else f"{v.median:.1f}", str(len(v.comments)),
+            escape(name) + star,
+            str(v.picks),
+            f"{v.pick_share:.0%}",
+            str(len(v.ratings)),
+            "—" if v.mean is None else f"{v.mean:.2f}",
+            "—" if v.median is None else f"{v.median:.1f}",
+            str(len(v.comments)),
         )
     console.print(table)
     if res.winner:
@@ -264,11 +299,26 @@ def _print_table(res: Any) -> None:
 
 
 @click.command()
-@click.option("--store", required=True, envvar="PINUP_HOSTED_STORE", help="Hosted store s3://bucket/prefix (the stack's FeedbackStore).")
+@click.option(
+    "--store",
+    required=True,
+    envvar="PINUP_HOSTED_STORE",
+    help="Hosted store s3://bucket/prefix (the stack's FeedbackStore).",
+)
 @click.option("--endpoint-url", default=None, envvar="AWS_ENDPOINT_URL", help="S3-compatible endpoint.")
 @click.option("--region", default=None, help="AWS region of the store bucket.")
-@click.option("--into", default=None, type=click.Path(file_okay=False, path_type=Path), help="Local store directory (default: SRC/.pinup/feedback).")
-@click.option("--src", default=DEFAULT_SRC, type=click.Path(file_okay=False, path_type=Path), help="Workspace whose local store is the default target.")
+@click.option(
+    "--into",
+    default=None,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Local store directory (default: SRC/.pinup/feedback).",
+)
+@click.option(
+    "--src",
+    default=DEFAULT_SRC,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Workspace whose local store is the default target.",
+)
 @click.option("--board", "boards", multiple=True, help="Only this board (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def pull(
@@ -301,9 +351,7 @@ def pull(
     if as_json:
         click.echo(json.dumps({"into": str(target), **report.as_dict()}, indent=2))
     else:
-        click.echo(
-            f"pulled {len(report.pulled)} new record(s) into {target}; {len(report.present)} already present"
-        )
+        click.echo(f"pulled {len(report.pulled)} new record(s) into {target}; {len(report.present)} already present")
         for path in report.conflicts:
             click.echo(f"conflict: {path} differs from the hosted copy; left unchanged", err=True)
         for key in report.invalid:

@@ -31,7 +31,7 @@ def fast_lint(argv: list[str]) -> None:
         elif arg in ("-r", "--recursive") and not recursive:
             recursive = True
         elif (arg == "--format" or arg.startswith("--format=")) and fmt is None:
-            value = arg[len("--format="):] if "=" in arg else next(args, None)
+            value = arg[len("--format=") :] if "=" in arg else next(args, None)
             if value is None or value.lower() not in LINT_FORMATS:
                 return
             fmt = value

@@ -9,8 +9,14 @@ import click
 
 @click.command()
 @click.argument("src", required=False, type=click.Path(path_type=Path), default=Path("site_src"))
-@click.option("--out", "out", type=click.Path(path_type=Path, dir_okay=False), default=Path("design-system.pdf"),
-              show_default=True, help="The PDF to write.")
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=Path("design-system.pdf"),
+    show_default=True,
+    help="The PDF to write.",
+)
 @click.option("--board", default=None, metavar="SLUG", help="Also print this board and its feedback summary.")
 def pdf(src: Path, out: Path, board: str | None) -> None:
     """Print the design-system site built from SRC (default: site_src/) to one PDF with a table of contents.

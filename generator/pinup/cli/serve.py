@@ -20,8 +20,14 @@ def _workspace(src: str | None, out: str | None, *, must_exist: bool = True) -> 
         raise click.ClickException(str(exc)) from None
 
 
-def _generate_hook(ws: Any, *, model: str | None = None, count: int | None = None, base_url: str | None = None,
-                   api_key_env: str = "OPENAI_API_KEY") -> Any:
+def _generate_hook(
+    ws: Any,
+    *,
+    model: str | None = None,
+    count: int | None = None,
+    base_url: str | None = None,
+    api_key_env: str = "OPENAI_API_KEY",
+) -> Any:
     """The on_regenerate hook of `pinup serve --generate` (imported only then)."""
     from pinup.generate.client import MissingKeyError, resolve_key
     from pinup.generate.serve_hook import make_on_regenerate
@@ -45,14 +51,27 @@ def _generate_hook(ws: Any, *, model: str | None = None, count: int | None = Non
 @click.command()
 @click.argument("src", required=False, type=click.Path(file_okay=False, path_type=str))
 @click.option("--board", metavar="SLUG", help="Open this board and report only its submits.")
-@click.option("--port", type=int, default=0, show_default=True,
-              help="0: the port this workspace used last time if free, else a free one.")
+@click.option(
+    "--port",
+    type=int,
+    default=0,
+    show_default=True,
+    help="0: the port this workspace used last time if free, else a free one.",
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind (loopback by default).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=str),
-              help="Built site folder (default: the one this workspace was served from, else site/ beside SRC).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=str),
+    help="Built site folder (default: the one this workspace was served from, else site/ beside SRC).",
+)
 @click.option("--no-open", is_flag=True, help="Do not open a browser; print the URL instead.")
-@click.option("--timeout", type=float, default=600, show_default=True,
-              help="Exit 1 when no final feedback arrives within this many seconds (0: never).")
+@click.option(
+    "--timeout",
+    type=float,
+    default=600,
+    show_default=True,
+    help="Exit 1 when no final feedback arrives within this many seconds (0: never).",
+)
 @click.option("--exit-on-submit", is_flag=True, help="Agent mode: exit 0 after the final submit.")
 @click.option("--generate", is_flag=True, help="Run the next round with `pinup generate` when a reviewer asks.")
 @click.option("--rebuild", is_flag=True, help="Build even when the site looks up to date.")
@@ -60,19 +79,55 @@ def _generate_hook(ws: Any, *, model: str | None = None, count: int | None = Non
 @click.option("--model", help="With --generate: the model (default: $PINUP_GENERATE_MODEL or pinup generate's).")
 @click.option("--count", type=click.IntRange(1, 26), help="With --generate: variants per round (default 3).")
 @click.option("--base-url", help="With --generate: an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL).")
-@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
-              help="With --generate: the environment variable that holds the API key.")
-@click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST",
-              help="Also answer to this Host (NAME or NAME:PORT, repeatable); else only 127.0.0.1, localhost, [::1].")
-@click.option("--webhook", "webhooks", multiple=True, metavar="URL",
-              help="POST a JSON event to URL on each submission and item change (repeatable; http(s) only).")
+@click.option(
+    "--api-key-env",
+    default="OPENAI_API_KEY",
+    show_default=True,
+    help="With --generate: the environment variable that holds the API key.",
+)
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="HOST",
+    help="Also answer to this Host (NAME or NAME:PORT, repeatable); else only 127.0.0.1, localhost, [::1].",
+)
+@click.option(
+    "--webhook",
+    "webhooks",
+    multiple=True,
+    metavar="URL",
+    help="POST a JSON event to URL on each submission and item change (repeatable; http(s) only).",
+)
 @click.option("--webhook-secret", envvar="PINUP_WEBHOOK_SECRET", help="Sign events: X-Pinup-Signature: sha256=HMAC.")
-@click.option("--webhook-format", type=click.Choice(["json", "slack"]), default="json", show_default=True,
-              help="slack: a Slack incoming-webhook message instead of the JSON event.")
-def serve(src: str | None, board: str | None, port: int, host: str, out: str | None, no_open: bool,
-          timeout: float, exit_on_submit: bool, generate: bool, rebuild: bool, no_watch: bool, model: str | None,
-          count: int | None, base_url: str | None, api_key_env: str, allow_hosts: tuple[str, ...],
-          webhooks: tuple[str, ...], webhook_secret: str | None, webhook_format: str) -> None:
+@click.option(
+    "--webhook-format",
+    type=click.Choice(["json", "slack"]),
+    default="json",
+    show_default=True,
+    help="slack: a Slack incoming-webhook message instead of the JSON event.",
+)
+def serve(
+    src: str | None,
+    board: str | None,
+    port: int,
+    host: str,
+    out: str | None,
+    no_open: bool,
+    timeout: float,
+    exit_on_submit: bool,
+    generate: bool,
+    rebuild: bool,
+    no_watch: bool,
+    model: str | None,
+    count: int | None,
+    base_url: str | None,
+    api_key_env: str,
+    allow_hosts: tuple[str, ...],
+    webhooks: tuple[str, ...],
+    webhook_secret: str | None,
+    webhook_format: str,
+) -> None:
     """Build (if needed) and serve the site and its review boards, collecting feedback.
 
     SRC is a workspace folder (DESIGN.md + boards/); with none, the nearest workspace from here
@@ -81,11 +136,10 @@ def serve(src: str | None, board: str | None, port: int, host: str, out: str | N
     when it is free. Prints SERVE_STARTED/SERVE_BROWSER_* on stderr and each feedback as one JSON
     line on stdout.
     """
-    from pinup_feedback.limits import split_host
-
     from pinup.serve import servefile
     from pinup.serve.server import ServeOptions, ServeSession
     from pinup.serve.workspace import board_slugs, build, needs_build
+    from pinup_feedback.limits import split_host
 
     for name in allow_hosts:
         if name != "*" and split_host(name) is None:
@@ -98,8 +152,9 @@ def serve(src: str | None, board: str | None, port: int, host: str, out: str | N
             f"pinup serve (pid {running.pid}) is already serving {ws.out} at {running.url}; "
             "stop it first, or use --out for another site folder"
         )
-    on_regenerate = (_generate_hook(ws, model=model, count=count, base_url=base_url, api_key_env=api_key_env)
-                     if generate else None)
+    on_regenerate = (
+        _generate_hook(ws, model=model, count=count, base_url=base_url, api_key_env=api_key_env) if generate else None
+    )
     if rebuild or needs_build(ws):
         click.echo(f"SERVE_BUILDING: {ws.src} -> {ws.out}", err=True)
         try:
@@ -110,9 +165,17 @@ def serve(src: str | None, board: str | None, port: int, host: str, out: str | N
     if board and board not in slugs:
         known = ", ".join(slugs) or "none"
         raise click.ClickException(f"no board {board!r} in {ws.out / 'boards'} (boards: {known})")
-    options = ServeOptions(host=host, port=port, board=board, open_browser=not no_open, timeout=timeout,
-                           exit_on_submit=exit_on_submit, on_regenerate=on_regenerate, allow_hosts=allow_hosts,
-                           watch=not no_watch)
+    options = ServeOptions(
+        host=host,
+        port=port,
+        board=board,
+        open_browser=not no_open,
+        timeout=timeout,
+        exit_on_submit=exit_on_submit,
+        on_regenerate=on_regenerate,
+        allow_hosts=allow_hosts,
+        watch=not no_watch,
+    )
     try:
         code = ServeSession(ws, options).run()
     except OSError as exc:

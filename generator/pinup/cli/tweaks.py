@@ -16,10 +16,9 @@ def tweaks() -> None:
 
 def _record(src: str | None, store: str | None, feedback_id: str, board: str | None) -> tuple[Any, dict[str, Any]]:
     """(workspace, the stored record for an id, a unique id prefix, or `latest`)."""
+    from pinup.serve.workspace import resolve
     from pinup_feedback.store.base import RecordNotFound
     from pinup_feedback.store.file import FileStore
-
-    from pinup.serve.workspace import resolve
 
     try:
         ws = resolve(src, store=store, must_exist=False)
@@ -48,17 +47,34 @@ def _record(src: str | None, store: str | None, feedback_id: str, board: str | N
 
 @tweaks.command("apply")
 @click.argument("feedback_id", metavar="FEEDBACK_ID|latest")
-@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Where to write the patched copy (default: DESIGN.tweaks-<id>.md beside DESIGN.md).")
+@click.option(
+    "--out",
+    "out_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to write the patched copy (default: DESIGN.tweaks-<id>.md beside DESIGN.md).",
+)
 @click.option("--board", metavar="SLUG", help="Only look at this board's feedback.")
-@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True,
-              help="Format of the printed diff (as `pinup diff`).")
-@click.option("--src", type=click.Path(file_okay=False, path_type=str),
-              help="Workspace folder (default: ./site_src or the bundled example).")
-@click.option("--store", type=click.Path(file_okay=False, path_type=str),
-              help="Feedback store folder (default: <workspace>/.pinup/feedback).")
-def apply(feedback_id: str, out_file: Path | None, board: str | None, fmt: str, src: str | None,
-          store: str | None) -> None:
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["markdown", "json"]),
+    default="markdown",
+    show_default=True,
+    help="Format of the printed diff (as `pinup diff`).",
+)
+@click.option(
+    "--src",
+    type=click.Path(file_okay=False, path_type=str),
+    help="Workspace folder (default: ./site_src or the bundled example).",
+)
+@click.option(
+    "--store",
+    type=click.Path(file_okay=False, path_type=str),
+    help="Feedback store folder (default: <workspace>/.pinup/feedback).",
+)
+def apply(
+    feedback_id: str, out_file: Path | None, board: str | None, fmt: str, src: str | None, store: str | None
+) -> None:
     """Write FEEDBACK_ID's tweaks into a copy of DESIGN.md and print `pinup diff` of it.
 
     DESIGN.md itself is never changed; only the tweaked values' characters differ in the copy,
@@ -85,8 +101,10 @@ def apply(feedback_id: str, out_file: Path | None, board: str | None, fmt: str, 
     if target.resolve() == design.resolve():
         raise click.ClickException("--out names DESIGN.md itself; the original is never overwritten")
     target.write_text(patched, encoding="utf-8")
-    click.echo(f"wrote {target} ({len(changes)} token{'s' if len(changes) != 1 else ''} from feedback "
-               f"{record.get('id')})", err=True)
+    click.echo(
+        f"wrote {target} ({len(changes)} token{'s' if len(changes) != 1 else ''} from feedback {record.get('id')})",
+        err=True,
+    )
     result = diff_texts(original, patched)
     sys.stdout.write(to_json(result) if fmt == "json" else to_markdown(result))
     sys.stdout.flush()

@@ -147,7 +147,9 @@ def _key_lines(value: Any) -> dict[str, int]:
 
 def _js_number_of_string(text: str) -> float:
     """JavaScript `Number(string)`."""
-    stripped = text.strip("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
+    stripped = text.strip(
+        "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+    )
     if stripped == "":
         return 0.0
     if re.fullmatch(r"0[xX][0-9a-fA-F]+", stripped):
@@ -211,7 +213,9 @@ class _Builder:
             if depth > MAX_TOKEN_NESTING_DEPTH:
                 if not depth_reported:
                     depth_reported = True
-                    self.error(section, f"Token nesting depth exceeds maximum allowed depth of {MAX_TOKEN_NESTING_DEPTH}.")
+                    self.error(
+                        section, f"Token nesting depth exceeds maximum allowed depth of {MAX_TOKEN_NESTING_DEPTH}."
+                    )
                 return
             for key, item in _entries(obj):
                 name = f"{prefix}.{key}" if prefix else key
@@ -298,7 +302,9 @@ class _Builder:
                 if not math.isnan(parsed):
                     number = parsed
             if number is None:
-                self.error(f"{path}.fontWeight", f"'{_message_string(weight)}' is not a valid font weight. Expected a number.")
+                self.error(
+                    f"{path}.fontWeight", f"'{_message_string(weight)}' is not a valid font weight. Expected a number."
+                )
             else:
                 typo.props["fontWeight"] = number
         for prop in ("fontFeature", "fontVariation"):

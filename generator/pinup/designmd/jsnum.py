@@ -51,8 +51,10 @@ def js_number(value: float | int) -> str:
         exponent = int(exp_text)
     else:
         int_part = mantissa.replace("-", "").split(".")[0]
-        exponent = len(int_part.lstrip("0")) - 1 if int_part.strip("0") else -(
-            len(mantissa.split(".")[1]) - len(mantissa.split(".")[1].lstrip("0")) + 1
+        exponent = (
+            len(int_part.lstrip("0")) - 1
+            if int_part.strip("0")
+            else -(len(mantissa.split(".")[1]) - len(mantissa.split(".")[1].lstrip("0")) + 1)
         )
     digits = digits.lstrip("0").rstrip("0") or "0"
     sign = "-" if value < 0 else ""

@@ -37,9 +37,7 @@ def line_for(path: str | None, lines: dict[str, int]) -> int | None:
     return None
 
 
-def run(
-    text: str, *, extended: bool = False, rules: list[Rule] | None = None, modes: bool | None = None
-) -> LintResult:
+def run(text: str, *, extended: bool = False, rules: list[Rule] | None = None, modes: bool | None = None) -> LintResult:
     """Lint `text` and return the light-weight result (what the CLI serialises).
 
     `modes` (default: same as `extended`) reads light/dark values, pinup's extension.
@@ -87,9 +85,7 @@ def read_source(path: str | os.PathLike[str]) -> str:
         with open(path, "rb") as handle:  # not pathlib: it costs `pinup lint` several ms of imports
             data = handle.read()
     except FileNotFoundError:
-        raise ReadError(
-            f'Error: "{path}" not found. Create a DESIGN.md file or pass "-" to read from stdin.'
-        ) from None
+        raise ReadError(f'Error: "{path}" not found. Create a DESIGN.md file or pass "-" to read from stdin.') from None
     except PermissionError:
         raise ReadError(f'Error: "{path}" could not be read: permission denied.') from None
     except IsADirectoryError:
@@ -105,8 +101,7 @@ def to_report(result: LintResult) -> LintReport:
     from pinup.designmd.model import Finding, LintReport, Summary
 
     findings = [
-        Finding(severity=f.severity, path=f.path, message=f.message, rule=f.rule, line=f.line)
-        for f in result.findings
+        Finding(severity=f.severity, path=f.path, message=f.message, rule=f.rule, line=f.line) for f in result.findings
     ]
     return LintReport(
         design=to_design_system(result),

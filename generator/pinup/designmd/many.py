@@ -46,8 +46,9 @@ def lint_many(paths: list[str], fmt: str, *, extended: bool, stdout: TextIO, std
             totals[key] += summary[key]
         name = "<stdin>" if path == "-" else path
         if fmt == "json":
-            entries.append({"file": name, "findings": [f.reference_dict() for f in result.findings],
-                            "summary": summary})
+            entries.append(
+                {"file": name, "findings": [f.reference_dict() for f in result.findings], "summary": summary}
+            )
         elif fmt in ("markdown", "md"):
             body = report.to_markdown(result.findings, summary)
             chunks.append(body.replace("# Lint Report", f"# Lint Report: {report.text_safe(name)}", 1))

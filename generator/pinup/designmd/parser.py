@@ -124,8 +124,12 @@ def parse_document(text: str) -> ParsedDocument:
     lines = split_lines(text)
     doc = ParsedDocument(lines=lines)
     if len(lines) > MAX_LINES:
-        doc.error = ParseError("DOCUMENT_TOO_LARGE", f"The document has {len(lines):,} lines; pinup reads at most "
-                               f"{MAX_LINES:,} (a pinup limit: split it or trim it).", MAX_LINES + 1)
+        doc.error = ParseError(
+            "DOCUMENT_TOO_LARGE",
+            f"The document has {len(lines):,} lines; pinup reads at most "
+            f"{MAX_LINES:,} (a pinup limit: split it or trim it).",
+            MAX_LINES + 1,
+        )
         return doc
     blocks: list[tuple[str, str, int]] = []  # (label, yaml text, line offset)
     close = find_front_matter(lines)
@@ -300,14 +304,21 @@ def _ending_before(text: str, pos: int) -> str:
 def _too_much_yaml(blocks: list[tuple[str, str, int]]) -> ParseError | None:
     """The size caps on YAML, checked before any block is parsed."""
     if len(blocks) > MAX_YAML_BLOCKS:
-        return ParseError("DOCUMENT_TOO_LARGE", f"The document has {len(blocks)} YAML blocks; pinup reads at most "
-                          f"{MAX_YAML_BLOCKS} (a pinup limit).", blocks[MAX_YAML_BLOCKS][2])
+        return ParseError(
+            "DOCUMENT_TOO_LARGE",
+            f"The document has {len(blocks)} YAML blocks; pinup reads at most {MAX_YAML_BLOCKS} (a pinup limit).",
+            blocks[MAX_YAML_BLOCKS][2],
+        )
     total = 0
     for label, yaml_text, offset in blocks:
         total += len(yaml_text)
         if total > MAX_YAML_CHARS:
-            return ParseError("DOCUMENT_TOO_LARGE", f"The YAML passes {MAX_YAML_CHARS // 1024} KB in {label}; "
-                              f"pinup reads at most {MAX_YAML_CHARS // 1024} KB of YAML (a pinup limit).", offset)
+            return ParseError(
+                "DOCUMENT_TOO_LARGE",
+                f"The YAML passes {MAX_YAML_CHARS // 1024} KB in {label}; "
+                f"pinup reads at most {MAX_YAML_CHARS // 1024} KB of YAML (a pinup limit).",
+                offset,
+            )
     return None
 
 

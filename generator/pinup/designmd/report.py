@@ -86,7 +86,9 @@ _DIM = "\x1b[2m"
 _RESET = "\x1b[0m"
 
 
-def to_text(findings: list[Any], summary: dict[str, int], *, source_name: str = "DESIGN.md", color: bool = False) -> str:
+def to_text(
+    findings: list[Any], summary: dict[str, int], *, source_name: str = "DESIGN.md", color: bool = False
+) -> str:
     """A report for people: `file:line: severity [rule] path: message`, then the counts."""
     out: list[str] = []
     for f in findings:

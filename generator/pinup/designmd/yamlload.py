@@ -207,7 +207,7 @@ def _scanner_classes() -> tuple[type, type]:
         def scan_to_next_token(self) -> Any:
             srp = self.reader.peek
             srf = self.reader.forward
-            if self.reader.index == 0 and srp() == "\uFEFF":
+            if self.reader.index == 0 and srp() == "\ufeff":
                 srf()
             while True:
                 while srp() == " " or (srp() == "\t" and self._tab_allowed()):
@@ -322,7 +322,7 @@ class _Builder:
             if not text.strip(" \t"):
                 continue
             if len(text) - len(text.lstrip(" ")) <= indent:
-                quote = "\"quote" if node.style == '"' else "'quote"
+                quote = '"quote' if node.style == '"' else "'quote"
                 col = len(lines[first].rstrip("\r")) + 1
                 raise YamlError(prettify(self.source, f"Missing closing {quote}", first + 1, col), first + 1)
 
@@ -586,8 +586,12 @@ def _earlier_problem(text: str, error: YamlError) -> YamlError | None:
                 _Builder(prefix, 0).build(node)
             return None  # the part above parses cleanly: the syntax error is the first problem
         except (YamlError, RecursionError) as exc:
-            if isinstance(exc, YamlError) and exc.line is not None and exc.line < error.line and (
-                    exc.message.startswith(("Map keys must be unique", ALIAS_BOMB_MESSAGE))):
+            if (
+                isinstance(exc, YamlError)
+                and exc.line is not None
+                and exc.line < error.line
+                and (exc.message.startswith(("Map keys must be unique", ALIAS_BOMB_MESSAGE)))
+            ):
                 return exc
     return None
 

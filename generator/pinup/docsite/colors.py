@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from pinup.designmd.colors import rgb_contrast as contrast
 from pinup.docsite.anchors import token_anchor
 from pinup.docsite.markdown import parser_for
 from pinup.docsite.models import (
@@ -17,7 +18,6 @@ from pinup.docsite.models import (
     Swatch,
 )
 from pinup.docsite.sources import Sources
-from pinup.designmd.colors import rgb_contrast as contrast
 from pinup.theme import best_on, describes_dark_default
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -25,12 +25,21 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Machado et al. (2009) full-severity matrices, applied in linear RGB (feColorMatrix's default).
 SIMULATIONS: list[tuple[str, str, str]] = [
-    ("protanopia", "Protanopia (no red cones)",
-     "0.152286 1.052583 -0.204868 0 0 0.114503 0.786281 0.099216 0 0 -0.003882 -0.048116 1.051998 0 0 0 0 0 1 0"),
-    ("deuteranopia", "Deuteranopia (no green cones)",
-     "0.367322 0.860646 -0.227968 0 0 0.280085 0.672501 0.047413 0 0 -0.011820 0.042940 0.968881 0 0 0 0 0 1 0"),
-    ("tritanopia", "Tritanopia (no blue cones)",
-     "1.255528 -0.076749 -0.178779 0 0 -0.078411 0.930809 0.147602 0 0 0.004733 0.691367 0.303900 0 0 0 0 0 1 0"),
+    (
+        "protanopia",
+        "Protanopia (no red cones)",
+        "0.152286 1.052583 -0.204868 0 0 0.114503 0.786281 0.099216 0 0 -0.003882 -0.048116 1.051998 0 0 0 0 0 1 0",
+    ),
+    (
+        "deuteranopia",
+        "Deuteranopia (no green cones)",
+        "0.367322 0.860646 -0.227968 0 0 0.280085 0.672501 0.047413 0 0 -0.011820 0.042940 0.968881 0 0 0 0 0 1 0",
+    ),
+    (
+        "tritanopia",
+        "Tritanopia (no blue cones)",
+        "1.255528 -0.076749 -0.178779 0 0 -0.078411 0.930809 0.147602 0 0 0.004733 0.691367 0.303900 0 0 0 0 0 1 0",
+    ),
 ]
 
 _TEXT_HINTS = ("text", "ink", "foreground", "fg", "content")
@@ -68,6 +77,7 @@ def _rgb_text(color: Color) -> str:
 
 
 # --- roles from the prose -------------------------------------------------------------------
+
 
 def prose_items(markdown: str, tokens: list[Any] | None = None) -> list[tuple[str, str, list[str]]]:
     """(label, plain text, code spans) for each list item or paragraph of the Colors prose."""
@@ -137,6 +147,7 @@ def color_roles(markdown: str, colors: dict[str, Color], tokens: list[Any] | Non
 
 # --- contrast -------------------------------------------------------------------------------
 
+
 def _is_text_like(name: str) -> bool:
     low = name.lower()
     return low.startswith("on-") or any(h in low.split("-") or h in low for h in _TEXT_HINTS)
@@ -162,8 +173,7 @@ def contrast_matrix(swatches: list[Swatch], rgb: dict[str, tuple[int, int, int]]
     if not rows or not cols:
         return None
     cells = [
-        [ContrastCell(r.hex[:7], c.hex[:7], round(contrast(rgb[r.name], rgb[c.name]), 2), "")
-         for c in cols]
+        [ContrastCell(r.hex[:7], c.hex[:7], round(contrast(rgb[r.name], rgb[c.name]), 2), "") for c in cols]
         for r in rows
     ]
     for row in cells:
@@ -213,8 +223,9 @@ def color_families(swatches: list[Swatch], suffix: str = "") -> list[ColorFamily
     return families
 
 
-def intended_pairs(swatches: list[Swatch], rgb: dict[str, tuple[int, int, int]],
-                   suffix: str = "") -> list[ContrastPair]:
+def intended_pairs(
+    swatches: list[Swatch], rgb: dict[str, tuple[int, int, int]], suffix: str = ""
+) -> list[ContrastPair]:
     """`on-X` on `X` (and `on-X-variant` on `X`), text colours on the page background and surface."""
     by_base = {_base(sw.name, suffix): sw for sw in swatches}
     pairs: list[ContrastPair] = []
@@ -277,11 +288,27 @@ def build_colors(src: Sources) -> ColorsPage:
         (dark if name.lower().endswith("-dark") or "-dark-" in name.lower() else light).append(sw)
     modes: list[ColorMode] = []
     if light:
-        modes.append(ColorMode("light", "Light" if dark else "Palette", light, contrast_matrix(light, rgb),
-                               color_families(light), intended_pairs(light, rgb)))
+        modes.append(
+            ColorMode(
+                "light",
+                "Light" if dark else "Palette",
+                light,
+                contrast_matrix(light, rgb),
+                color_families(light),
+                intended_pairs(light, rgb),
+            )
+        )
     if dark:
-        modes.append(ColorMode("dark", "Dark (tokens ending in -dark)", dark, contrast_matrix(dark, rgb),
-                               color_families(dark, "-dark"), intended_pairs(dark, rgb, "-dark")))
+        modes.append(
+            ColorMode(
+                "dark",
+                "Dark (tokens ending in -dark)",
+                dark,
+                contrast_matrix(dark, rgb),
+                color_families(dark, "-dark"),
+                intended_pairs(dark, rgb, "-dark"),
+            )
+        )
         if describes_dark_default(design):
             modes.reverse()  # the brand's own look comes first
     return ColorsPage(

@@ -114,9 +114,19 @@ def _declarations(props: dict[str, Any], element: str) -> list[tuple[str, str]]:
 
 
 #: variant label -> the CSS state selector it stands for, in the snippet
-_STATES = {"hover": ":hover", "active": ":active", "pressed": ":active", "focus": ":focus-visible",
-           "focused": ":focus-visible", "disabled": ":disabled", "selected": "[aria-selected=true]",
-           "checked": ":checked", "visited": ":visited", "error": "[aria-invalid=true]", "invalid": ":invalid"}
+_STATES = {
+    "hover": ":hover",
+    "active": ":active",
+    "pressed": ":active",
+    "focus": ":focus-visible",
+    "focused": ":focus-visible",
+    "disabled": ":disabled",
+    "selected": "[aria-selected=true]",
+    "checked": ":checked",
+    "visited": ":visited",
+    "error": "[aria-invalid=true]",
+    "invalid": ":invalid",
+}
 _RGB = tuple[int, int, int]
 
 
@@ -230,10 +240,22 @@ def build_components(src: Sources, theme: Theme | None = None) -> ComponentsPage
     """`theme` is the site's theme when the caller already built it (it is only read here)."""
     design = src.design
     theme = theme or build_theme(design)
-    light_stages = [theme.light.bg, theme.light.surface, mix(theme.light.bg, theme.light.text, 0.15),
-                    mix(theme.light.bg, theme.light.text, 0.3), theme.dark.bg, theme.light.text]
-    dark_stages = [theme.dark.bg, theme.dark.surface, mix(theme.dark.bg, theme.dark.text, 0.15),
-                   mix(theme.dark.bg, theme.dark.text, 0.3), theme.light.bg, theme.dark.text]
+    light_stages = [
+        theme.light.bg,
+        theme.light.surface,
+        mix(theme.light.bg, theme.light.text, 0.15),
+        mix(theme.light.bg, theme.light.text, 0.3),
+        theme.dark.bg,
+        theme.light.text,
+    ]
+    dark_stages = [
+        theme.dark.bg,
+        theme.dark.surface,
+        mix(theme.dark.bg, theme.dark.text, 0.15),
+        mix(theme.dark.bg, theme.dark.text, 0.3),
+        theme.light.bg,
+        theme.dark.text,
+    ]
     names = list(design.components)
     groups: list[ComponentGroup] = []
     prose = src.section_markdown("Components")
@@ -262,32 +284,42 @@ def build_components(src: Sources, theme: Theme | None = None) -> ComponentsPage
                 for key, value in props.items()
             ]
             is_dark = "dark" in member.lower().split("-")
-            label = member[len(base) + 1:] if member != base else "default"
+            label = member[len(base) + 1 :] if member != base else "default"
             decl = _declarations(props, element)
             if element == "input":
                 decl += _field_declarations(props, label, design.colors, ring)
             own = _declarations(comp.properties, element) if member != base else decl
             snippet_rules.append((label, own))
             resolved.append((is_dark, props))
-            variants.append(ComponentVariant(
-                name=member,
-                anchor=token_anchor("components", member),
-                label=label,
-                element=element,
-                style=style_attr(decl),
-                stage="",
-                dark=is_dark,
-                props=rows,
-                line=design.lines.get(f"components.{member}"),
-            ))
+            variants.append(
+                ComponentVariant(
+                    name=member,
+                    anchor=token_anchor("components", member),
+                    label=label,
+                    element=element,
+                    style=style_attr(decl),
+                    stage="",
+                    dark=is_dark,
+                    props=rows,
+                    line=design.lines.get(f"components.{member}"),
+                )
+            )
         for dark_side, stages in ((False, light_stages), (True, dark_stages)):
             stage = _hex(stage_for([p for d, p in resolved if d == dark_side], stages, element_for(base)))
             for variant in variants:
                 if variant.dark == dark_side:
                     variant.stage = stage
         html, css = _snippet(base, element_for(base), snippet_rules)
-        groups.append(ComponentGroup(base, token_anchor("components", base) + "-group", variants,
-                                     usage=usage.get(base, ""), html=html, css=css))
+        groups.append(
+            ComponentGroup(
+                base,
+                token_anchor("components", base) + "-group",
+                variants,
+                usage=usage.get(base, ""),
+                html=html,
+                css=css,
+            )
+        )
     return ComponentsPage(
         slug="components",
         title="Components",

@@ -63,14 +63,29 @@ def typography_declarations(level: Any) -> list[tuple[str, str]]:
     def dim(d: Any) -> tuple[float, str] | None:
         return None if d is None else (d.value, d.unit)
 
-    return list(_typography(level.fontFamily, dim(level.fontSize), level.fontWeight, dim(level.lineHeight),
-                            dim(level.letterSpacing), level.fontFeature, level.fontVariation))
+    return list(
+        _typography(
+            level.fontFamily,
+            dim(level.fontSize),
+            level.fontWeight,
+            dim(level.lineHeight),
+            dim(level.letterSpacing),
+            level.fontFeature,
+            level.fontVariation,
+        )
+    )
 
 
 @lru_cache(maxsize=1024)
-def _typography(family: str | None, size: tuple[float, str] | None, weight: float | None,
-                line_height: tuple[float, str] | None, spacing: tuple[float, str] | None,
-                feature: str | None, variation: str | None) -> tuple[tuple[str, str], ...]:
+def _typography(
+    family: str | None,
+    size: tuple[float, str] | None,
+    weight: float | None,
+    line_height: tuple[float, str] | None,
+    spacing: tuple[float, str] | None,
+    feature: str | None,
+    variation: str | None,
+) -> tuple[tuple[str, str], ...]:
     decl: list[tuple[str, str]] = []
     if family:
         decl.append(("font-family", font_stack(family)))

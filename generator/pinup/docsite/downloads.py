@@ -7,23 +7,34 @@ from pinup.docsite.sources import Sources
 
 #: (format, file name, label, description)
 EXPORTS: list[tuple[str, str, str, str]] = [
-    ("dtcg", "tokens.json", "Design tokens (DTCG)",
-     "W3C Design Tokens Community Group format; builds in Style Dictionary and Terrazzo."),
+    (
+        "dtcg",
+        "tokens.json",
+        "Design tokens (DTCG)",
+        "W3C Design Tokens Community Group format; builds in Style Dictionary and Terrazzo.",
+    ),
     ("css-vars", "tokens.css", "CSS custom properties", "Every token as a `--` variable on :root."),
-    ("json-tailwind", "tailwind.config.json", "Tailwind CSS v3 theme (JSON)", "A `theme.extend` object for tailwind.config."),
+    (
+        "json-tailwind",
+        "tailwind.config.json",
+        "Tailwind CSS v3 theme (JSON)",
+        "A `theme.extend` object for tailwind.config.",
+    ),
     ("css-tailwind", "tailwind.css", "Tailwind CSS v4 theme (CSS)", "An `@theme` block for Tailwind v4."),
 ]
 _PREVIEW_CHARS = 4000
 
 
 def build_downloads(src: Sources) -> DownloadsPage:
-    files = [Download(
-        label="DESIGN.md",
-        filename="DESIGN.md",
-        description="The source file this site was built from.",
-        fmt="designmd",
-        content=src.design.source.encode("utf-8"),
-    )]
+    files = [
+        Download(
+            label="DESIGN.md",
+            filename="DESIGN.md",
+            description="The source file this site was built from.",
+            fmt="designmd",
+            content=src.design.source.encode("utf-8"),
+        )
+    ]
     try:
         from pinup.designmd import exporters
     except ImportError as exc:  # the exporters module is missing entirely

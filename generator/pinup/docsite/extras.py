@@ -40,7 +40,9 @@ def build_extras(src: Sources) -> ExtrasPage:
     ]
     groups = []
     for name, value in src.design.unknown.items():
-        rows = [GenericRow(k, v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, default=str),
-                           _swatch_for(v)) for k, v in _flatten(value)]
+        rows = [
+            GenericRow(k, v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, default=str), _swatch_for(v))
+            for k, v in _flatten(value)
+        ]
         groups.append(GenericGroup(str(name), "group-" + slugify(str(name)), rows))
     return ExtrasPage(slug="extras", title="More", template="extras.html", sections=sections, groups=groups)

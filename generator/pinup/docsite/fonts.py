@@ -22,9 +22,25 @@ if TYPE_CHECKING:  # pragma: no cover
 WOFF2_MAGIC = b"wOF2"
 MAX_FONT_BYTES = 4 * 1024 * 1024
 RULE = "font-file"
-_WEIGHTS = {"thin": 100, "hairline": 100, "extralight": 200, "ultralight": 200, "light": 300, "regular": 400,
-            "normal": 400, "book": 400, "roman": 400, "medium": 500, "semibold": 600, "demibold": 600,
-            "bold": 700, "extrabold": 800, "ultrabold": 800, "heavy": 900, "black": 900}
+_WEIGHTS = {
+    "thin": 100,
+    "hairline": 100,
+    "extralight": 200,
+    "ultralight": 200,
+    "light": 300,
+    "regular": 400,
+    "normal": 400,
+    "book": 400,
+    "roman": 400,
+    "medium": 500,
+    "semibold": 600,
+    "demibold": 600,
+    "bold": 700,
+    "extrabold": 800,
+    "ultrabold": 800,
+    "heavy": 900,
+    "black": 900,
+}
 _STYLE_WORDS = ("variable", "vf", "italic", "oblique", "webfont", "web", "latin", "subset")
 _ALNUM = re.compile(r"[^a-z0-9]+")
 
@@ -44,8 +60,10 @@ class FontFace:
     style: str = "normal"
 
     def css(self) -> str:
-        return (f'@font-face{{font-family:"{self.family}";src:url("fonts/{self.filename}") format("woff2");'
-                f"font-weight:{self.weight};font-style:{self.style};font-display:swap}}")
+        return (
+            f'@font-face{{font-family:"{self.family}";src:url("fonts/{self.filename}") format("woff2");'
+            f"font-weight:{self.weight};font-style:{self.style};font-display:swap}}"
+        )
 
 
 @dataclass
@@ -113,8 +131,9 @@ def plan_fonts(workspace: Path | None, design: DesignSystem) -> FontPlan:
     root = workspace.resolve()
 
     def finding(message: str, line: int | None, path: str | None = None) -> None:
-        plan.findings.append(Finding(severity="warning", path=path, message=message, rule=RULE,
-                                     line=line or first_line))
+        plan.findings.append(
+            Finding(severity="warning", path=path, message=message, rule=RULE, line=line or first_line)
+        )
 
     resolved = folder.resolve()
     if not resolved.is_relative_to(root):
@@ -136,22 +155,31 @@ def plan_fonts(workspace: Path | None, design: DesignSystem) -> FontPlan:
             finding(f"{rel} leads outside the workspace (to {real}); it is not read.", line, level_path)
             continue
         if path.suffix.lower() != ".woff2":
-            finding(f"{rel} is not WOFF2: convert it to .woff2 to embed {family} (the site uses the fallback).",
-                    line, level_path)
+            finding(
+                f"{rel} is not WOFF2: convert it to .woff2 to embed {family} (the site uses the fallback).",
+                line,
+                level_path,
+            )
             continue
         try:
             size = real.stat().st_size
             if size > MAX_FONT_BYTES:
-                finding(f"{rel} is {size // 1024} KB, more than {MAX_FONT_BYTES // 1024 // 1024} MB: not embedded.",
-                        line, level_path)
+                finding(
+                    f"{rel} is {size // 1024} KB, more than {MAX_FONT_BYTES // 1024 // 1024} MB: not embedded.",
+                    line,
+                    level_path,
+                )
                 continue
             data = real.read_bytes()
         except OSError as exc:
             finding(f"{rel} cannot be read ({exc.strerror or exc}); {family} uses the fallback.", line, level_path)
             continue
         if not data.startswith(WOFF2_MAGIC):
-            finding(f"{rel} is not a WOFF2 font (it does not start with 'wOF2'); {family} uses the fallback.",
-                    line, level_path)
+            finding(
+                f"{rel} is not a WOFF2 font (it does not start with 'wOF2'); {family} uses the fallback.",
+                line,
+                level_path,
+            )
             continue
         filename = f"{key}-{weight.replace(' ', '-')}-{style}.woff2"
         if filename in used:

@@ -21,8 +21,9 @@ def _mode_of(text: str) -> str | None:
     return None
 
 
-def split_guidance(markdown: str, *, allow_html: bool = False,
-                   tokens: list[Any] | None = None) -> tuple[list[str], list[str], list[str]]:
+def split_guidance(
+    markdown: str, *, allow_html: bool = False, tokens: list[Any] | None = None
+) -> tuple[list[str], list[str], list[str]]:
     """(dos, donts, other) as inline HTML.
 
     Handles the usual shapes: "Do:"/"Don't:" paragraphs or `###` headings before

@@ -20,15 +20,17 @@ def build_lint(src: Sources) -> LintPage:
     extended: list[FindingRow] = []
     for finding in sorted(report.findings, key=lambda f: _ORDER.get(f.severity, 3)):
         page, anchor = lint_target(finding.path)
-        (extended if is_extended(finding) else reference).append(FindingRow(
-            severity=finding.severity,
-            path=finding.path or "",
-            message=finding.message,
-            rule=finding.rule or "",
-            line=finding.line,
-            page=page,
-            anchor=anchor,
-        ))
+        (extended if is_extended(finding) else reference).append(
+            FindingRow(
+                severity=finding.severity,
+                path=finding.path or "",
+                message=finding.message,
+                rule=finding.rule or "",
+                line=finding.line,
+                page=page,
+                anchor=anchor,
+            )
+        )
     return LintPage(
         slug="lint",
         title="Lint report",

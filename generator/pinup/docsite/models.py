@@ -32,6 +32,7 @@ class Page:
 
 # --- overview ---------------------------------------------------------------------------------
 
+
 @dataclass
 class Stat:
     label: str
@@ -69,6 +70,7 @@ class OverviewPage(Page):
 
 
 # --- colors -------------------------------------------------------------------------------------
+
 
 @dataclass
 class Swatch:
@@ -153,6 +155,7 @@ class ColorsPage(Page):
 
 # --- typography ---------------------------------------------------------------------------------
 
+
 @dataclass
 class TypeLevel:
     name: str
@@ -181,6 +184,7 @@ class TypographyPage(Page):
 
 
 # --- layout, shapes, elevation ------------------------------------------------------------------
+
 
 @dataclass
 class ScaleStep:
@@ -214,6 +218,7 @@ class ElevationPage(Page):
 
 
 # --- components ---------------------------------------------------------------------------------
+
 
 @dataclass
 class PropRow:
@@ -254,6 +259,7 @@ class ComponentsPage(Page):
 
 # --- do's and don'ts ----------------------------------------------------------------------------
 
+
 @dataclass
 class GuidancePage(Page):
     dos: list[str] = field(default_factory=list)  # inline HTML
@@ -262,6 +268,7 @@ class GuidancePage(Page):
 
 
 # --- downloads ------------------------------------------------------------------------------------
+
 
 @dataclass
 class Download:
@@ -286,6 +293,7 @@ class DownloadsPage(Page):
 
 # --- lint -------------------------------------------------------------------------------------------
 
+
 @dataclass
 class FindingRow:
     severity: str
@@ -307,6 +315,7 @@ class LintPage(Page):
 
 
 # --- unknown sections and token groups -------------------------------------------------------------
+
 
 @dataclass
 class GenericRow:
@@ -337,6 +346,7 @@ class ExtrasPage(Page):
 
 
 # --- the site -----------------------------------------------------------------------------------
+
 
 @dataclass
 class SearchEntry:

@@ -11,16 +11,31 @@ from pinup.docsite.sources import Sources
 from pinup.theme import Theme
 
 _H1 = re.compile(r"^\s*#\s+[^\n]*\n?")
-_DISPLAY = ("display-lg", "display", "display-xl", "hero", "display-md", "headline-xl", "headline-lg", "h1",
-            "headline", "heading", "title-lg", "title")
+_DISPLAY = (
+    "display-lg",
+    "display",
+    "display-xl",
+    "hero",
+    "display-md",
+    "headline-xl",
+    "headline-lg",
+    "h1",
+    "headline",
+    "heading",
+    "title-lg",
+    "title",
+)
 _STRIP_MAX = 14
 
 
 def _cover(src: Sources) -> Cover:
     """Palette strip, display type and primary action, all from the DESIGN.md's tokens."""
     design = src.design
-    strip = [(name, color.hex[:7]) for name, color in design.colors.items()
-             if not name.lower().endswith("-dark") and not name.lower().startswith("on-")][:_STRIP_MAX]
+    strip = [
+        (name, color.hex[:7])
+        for name, color in design.colors.items()
+        if not name.lower().endswith("-dark") and not name.lower().startswith("on-")
+    ][:_STRIP_MAX]
     keys = {k.lower(): k for k in design.typography}
     level_key = next((keys[k] for k in _DISPLAY if k in keys), None)
     if level_key is None:
@@ -31,7 +46,8 @@ def _cover(src: Sources) -> Cover:
         keep = ("font-family", "font-weight", "letter-spacing", "font-feature-settings", "font-variation-settings")
         display = style_attr([(k, v) for k, v in typography_declarations(design.typography[level_key]) if k in keep])
     names = list(design.components)
-    button = next((n for n in ("button-primary", "primary-button", "button", "cta", "button-cta") if n in names), None)
+    preferred: tuple[str, ...] = ("button-primary", "primary-button", "button", "cta", "button-cta")
+    button = next((n for n in preferred if n in names), None)
     button = button or next((n for n in names if n.startswith("button") and "dark" not in n), None)
     action = ""
     if button is not None:
@@ -42,11 +58,17 @@ def _cover(src: Sources) -> Cover:
             if text:
                 decl.append((css, text))
         typo = props.get("typography")
-        decl += [(k, v) for k, v in typography_declarations(typo) if k in ("font-family", "font-weight",
-                                                                           "letter-spacing")]
+        decl += [
+            (k, v) for k, v in typography_declarations(typo) if k in ("font-family", "font-weight", "letter-spacing")
+        ]
         action = style_attr(decl)
-    return Cover(strip=strip, display_style=display, display_level=level_key or "",
-                 action_style=action, action_component=button or "")
+    return Cover(
+        strip=strip,
+        display_style=display,
+        display_level=level_key or "",
+        action_style=action,
+        action_component=button or "",
+    )
 
 
 def build_overview(src: Sources, theme: Theme) -> OverviewPage:

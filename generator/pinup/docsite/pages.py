@@ -24,8 +24,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from pinup.docsite.fonts import FontPlan
 
 
-def build_site_model(report: LintReport, *, allow_html: bool = False, fonts: str = "system",
-                     font_plan: FontPlan | None = None) -> SiteModel:
+def build_site_model(
+    report: LintReport, *, allow_html: bool = False, fonts: str = "system", font_plan: FontPlan | None = None
+) -> SiteModel:
     """Every page of the site for one linted DESIGN.md (pure: no files are touched).
 
     Lint with `extended=True` (as `pinup build` does) so the lint page and the

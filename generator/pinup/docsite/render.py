@@ -53,22 +53,28 @@ def environment(templates: str | None = None) -> Environment:
 
 def _context(site: SiteModel, page: Page, links: Any, extra: dict[str, Any] | None) -> dict[str, Any]:
     nav = [(p.slug, p.title, links.page(p.slug), p.slug == page.slug) for p in site.pages]
-    ctx = {"site": site, "page": page, "nav": nav, "links": links, "standalone": True,
-           "google_fonts_url": None}
+    ctx = {"site": site, "page": page, "nav": nav, "links": links, "standalone": True, "google_fonts_url": None}
     ctx.update(extra or {})
     return ctx
 
 
-def render_page(site: SiteModel, page: Page, links: Any | None = None, *, templates: str | None = None,
-                extra: dict[str, Any] | None = None) -> str:
+def render_page(
+    site: SiteModel,
+    page: Page,
+    links: Any | None = None,
+    *,
+    templates: str | None = None,
+    extra: dict[str, Any] | None = None,
+) -> str:
     """A whole HTML document for `page`."""
     links = links or Links()
     template = environment(templates).get_template(page.template)
     return template.render(_context(site, page, links, extra))
 
 
-def render_fragment(site: SiteModel, page: Page, links: Any, *, templates: str | None = None,
-                    extra: dict[str, Any] | None = None) -> str:
+def render_fragment(
+    site: SiteModel, page: Page, links: Any, *, templates: str | None = None, extra: dict[str, Any] | None = None
+) -> str:
     """Only the page's `content` block: the same markup, for embedding (the MkDocs plugin)."""
     template = environment(templates).get_template(page.template)
     ctx = template.new_context({**_context(site, page, links, extra), "standalone": False})

@@ -21,29 +21,41 @@ def _steps(group: str, tokens: dict[str, Any], lines: dict[str, int], cap: float
     for name, dim in tokens.items():
         px = pxs[name]
         pct = (min(px, cap) / largest * 100) if px is not None and largest else 0
-        steps.append(ScaleStep(
-            name=name,
-            anchor=token_anchor(group, name),
-            css=dim.css(),
-            px=px,
-            percent=round(max(0.0, pct), 2),
-            ref=f"{{{group}.{name}}}",
-            css_var=f"var(--{group}-{name})",
-            line=lines.get(f"{group}.{name}"),
-        ))
+        steps.append(
+            ScaleStep(
+                name=name,
+                anchor=token_anchor(group, name),
+                css=dim.css(),
+                px=px,
+                percent=round(max(0.0, pct), 2),
+                ref=f"{{{group}.{name}}}",
+                css_var=f"var(--{group}-{name})",
+                line=lines.get(f"{group}.{name}"),
+            )
+        )
     return steps
 
 
 def build_layout(src: Sources) -> ScalePage:
-    return ScalePage(slug="layout", title="Layout", template="layout.html",
-                     prose_html=src.section_html("Layout"),
-                     steps=_steps("spacing", src.design.spacing, src.design.lines, 512), kind="spacing")
+    return ScalePage(
+        slug="layout",
+        title="Layout",
+        template="layout.html",
+        prose_html=src.section_html("Layout"),
+        steps=_steps("spacing", src.design.spacing, src.design.lines, 512),
+        kind="spacing",
+    )
 
 
 def build_shapes(src: Sources) -> ScalePage:
-    return ScalePage(slug="shapes", title="Shapes", template="shapes.html",
-                     prose_html=src.section_html("Shapes"),
-                     steps=_steps("rounded", src.design.rounded, src.design.lines, 9999), kind="rounded")
+    return ScalePage(
+        slug="shapes",
+        title="Shapes",
+        template="shapes.html",
+        prose_html=src.section_html("Shapes"),
+        steps=_steps("rounded", src.design.rounded, src.design.lines, 9999),
+        kind="rounded",
+    )
 
 
 _SHADOW_IN_PROSE = re.compile(r"`?(-?\d+(?:px)?\s+-?\d+px\s+-?\d+px(?:\s+-?\d+px)?)`?")
@@ -67,12 +79,17 @@ def build_elevation(src: Sources) -> ElevationPage:
     samples = _shadow_samples(src.design.unknown)
     if not samples:  # shadows described only in the prose, e.g. "0 4px 12px at 12% opacity"
         for i, match in enumerate(_SHADOW_IN_PROSE.finditer(prose), start=1):
-            pct = re.search(r"(\d+)%", prose[match.end():match.end() + 40])
+            pct = re.search(r"(\d+)%", prose[match.end() : match.end() + 40])
             alpha = int(pct.group(1)) / 100 if pct else 0.15
             safe = safe_value(f"{match.group(1)} rgba(0,0,0,{alpha:g})")
             if safe:
                 samples.append(ShadowSample(f"Level {i}: {match.group(1)}", safe))
             if i >= 6:
                 break
-    return ElevationPage(slug="elevation", title="Elevation & Depth", template="elevation.html",
-                         prose_html=src.markdown(prose), samples=samples)
+    return ElevationPage(
+        slug="elevation",
+        title="Elevation & Depth",
+        template="elevation.html",
+        prose_html=src.markdown(prose),
+        samples=samples,
+    )

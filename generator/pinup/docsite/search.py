@@ -49,20 +49,29 @@ def build_search(src: Sources, pages: list[Page]) -> list[SearchEntry]:
         if isinstance(page, ColorsPage):
             for mode in page.modes:
                 for sw in mode.swatches:
-                    entries.append(SearchEntry(sw.name, "colors", sw.anchor, "color",
-                                               " ".join(x for x in (sw.raw, sw.hex, sw.role) if x)))
+                    entries.append(
+                        SearchEntry(
+                            sw.name, "colors", sw.anchor, "color", " ".join(x for x in (sw.raw, sw.hex, sw.role) if x)
+                        )
+                    )
         elif isinstance(page, TypographyPage):
             for level in page.levels:
-                entries.append(SearchEntry(level.name, "typography", level.anchor, "typography",
-                                           " ".join(v for _, v in level.props)))
+                entries.append(
+                    SearchEntry(
+                        level.name, "typography", level.anchor, "typography", " ".join(v for _, v in level.props)
+                    )
+                )
         elif isinstance(page, ScalePage):
             for step in page.steps:
                 entries.append(SearchEntry(step.name, page.slug, step.anchor, page.kind, step.css))
         elif isinstance(page, ComponentsPage):
             for group in page.groups:
                 for v in group.variants:
-                    entries.append(SearchEntry(v.name, "components", v.anchor, "component",
-                                               " ".join(f"{r.name} {r.raw}" for r in v.props)))
+                    entries.append(
+                        SearchEntry(
+                            v.name, "components", v.anchor, "component", " ".join(f"{r.name} {r.raw}" for r in v.props)
+                        )
+                    )
         elif isinstance(page, ExtrasPage):
             for g in page.groups:
                 entries.append(SearchEntry(g.name, "extras", g.anchor, "group", " ".join(r.key for r in g.rows)))
@@ -73,8 +82,12 @@ def build_search(src: Sources, pages: list[Page]) -> list[SearchEntry]:
 def search_index_js(entries: list[SearchEntry], hrefs: dict[str, str]) -> str:
     """`window.PINUP_SEARCH = [...]` with relative URLs; `<` escaped so it is inert in HTML."""
     data = [
-        {"t": e.title, "u": hrefs.get(e.page, e.page + ".html") + (f"#{e.anchor}" if e.anchor else ""),
-         "k": e.kind, "x": e.text}
+        {
+            "t": e.title,
+            "u": hrefs.get(e.page, e.page + ".html") + (f"#{e.anchor}" if e.anchor else ""),
+            "k": e.kind,
+            "x": e.text,
+        }
         for e in entries
     ]
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")

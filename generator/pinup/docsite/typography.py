@@ -50,14 +50,16 @@ def build_typography(src: Sources, plan: FontPlan | None = None) -> TypographyPa
     for name, level in design.typography.items():
         decl = typography_declarations(level)
         css = f".{token_anchor('typography', name)} {{\n" + "".join(f"  {k}: {v};\n" for k, v in decl) + "}"
-        levels.append(TypeLevel(
-            name=name,
-            anchor=token_anchor("typography", name),
-            style=style_attr(decl),
-            css=css,
-            props=_props(level),
-            line=design.lines.get(f"typography.{name}"),
-        ))
+        levels.append(
+            TypeLevel(
+                name=name,
+                anchor=token_anchor("typography", name),
+                style=style_attr(decl),
+                css=css,
+                props=_props(level),
+                line=design.lines.get(f"typography.{name}"),
+            )
+        )
     return TypographyPage(
         slug="typography",
         title="Typography",

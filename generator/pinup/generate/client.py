@@ -271,7 +271,9 @@ class Client:
         if isinstance(exc, openai.RateLimitError):
             if exc.code == "insufficient_quota":
                 return GenerationError("quota", f"quota exhausted: the account behind this key has no credit{detail}")
-            return GenerationError("rate_limit", f"rate limit exhausted: still HTTP 429{tries}; try again later{detail}")
+            return GenerationError(
+                "rate_limit", f"rate limit exhausted: still HTTP 429{tries}; try again later{detail}"
+            )
         if isinstance(exc, openai.APITimeoutError):
             return GenerationError(
                 "timeout", f"timeout: no answer from {where} within {self.options.timeout:g}s{tries} (raise --timeout)"

@@ -55,7 +55,7 @@ def load_prices(path: str | Path | None = None) -> dict[str, Price]:
                 table[str(model)] = Price.model_validate(price)
             except ValueError:  # pydantic's ValidationError is a ValueError
                 raise ValueError(
-                    f"{source}: {model!r} needs {{\"input\": USD, \"output\": USD}} per million tokens"
+                    f'{source}: {model!r} needs {{"input": USD, "output": USD}} per million tokens'
                 ) from None
     return table
 

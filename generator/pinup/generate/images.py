@@ -38,7 +38,10 @@ def style_summary(design: DesignSystem, *, prose_chars: int = 600) -> str:
         lines.append("Spacing scale: " + ", ".join(f"{n} {d.css()}" for n, d in list(design.spacing.items())[:8]) + ".")
     mood = design.description or design_prose(design, prose_chars)
     if mood:
-        lines.append("Mood and principles (quoted from the DESIGN.md, data only): " + untrusted("design_md", cap(mood, prose_chars)))
+        lines.append(
+            "Mood and principles (quoted from the DESIGN.md, data only): "
+            + untrusted("design_md", cap(mood, prose_chars))
+        )
     return "\n".join(lines)
 
 

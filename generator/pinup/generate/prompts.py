@@ -189,7 +189,7 @@ def plan_from_feedback(
     if not action:
         action = f"more_like_{record['preferred']}" if record.get("preferred") else "different"
     labels = {str(v.get("id")): str(v.get("label") or v.get("id")) for v in variants}
-    if action.startswith("more_like_") and action[len("more_like_"):] not in labels:
+    if action.startswith("more_like_") and action[len("more_like_") :] not in labels:
         action = "different"  # the variant is not on the board any more: ask for fresh ideas
     if action == "remix" and not any((record.get("remixSpec") or {}).values()):
         action = "different"  # a remix of nothing
@@ -207,7 +207,7 @@ def plan_from_feedback(
             **common,
         )
     if action.startswith("more_like_"):
-        vid = action[len("more_like_"):]
+        vid = action[len("more_like_") :]
         base = read_html(vid)
         return RoundPlan(
             directions=[
@@ -277,7 +277,10 @@ def html_messages(
     if plan.feedback_text:
         parts.append("Feedback on the previous round (reviewer text):\n" + untrusted("feedback", plan.feedback_text))
     for vid, html in plan.base_html.items():
-        parts.append(f"HTML of variant {vid} from the previous round:\n" + untrusted("base_html", cap(html, BASE_HTML_CAP), variant=vid))
+        parts.append(
+            f"HTML of variant {vid} from the previous round:\n"
+            + untrusted("base_html", cap(html, BASE_HTML_CAP), variant=vid)
+        )
     parts.append(
         f"Make variant {k} of {n}. Follow direction {k}: {plan.directions[k - 1]}\n"
         "Keep it clearly distinct from the other directions. Reply with the HTML document only."

@@ -61,15 +61,18 @@ def resolve_board(board: str, src: Path | None = None) -> BoardRef:
         workspace = src or (folder.parent.parent if folder.parent.name == "boards" else folder.parent)
         return BoardRef(slug=folder.name, folder=folder, workspace=Path(workspace).resolve())
     if not SLUG.match(board):
-        raise GenerationError("board_not_found",
-                              f"no board at {board!r} (give a board slug or a folder with board.yaml)")
+        raise GenerationError(
+            "board_not_found", f"no board at {board!r} (give a board slug or a folder with board.yaml)"
+        )
     if src is None:
         from pinup.workspace import find_workspace
 
         found = find_workspace()
         if found is None:
-            raise GenerationError("workspace_missing", "no workspace here (a folder with a DESIGN.md, or its "
-                                  "site_src/): run inside one or use --src DIR")
+            raise GenerationError(
+                "workspace_missing",
+                "no workspace here (a folder with a DESIGN.md, or its site_src/): run inside one or use --src DIR",
+            )
         src = found
     workspace = Path(src).resolve()
     if not workspace.is_dir():

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -163,7 +163,7 @@ def run_generation(
         "model": model,
         "baseUrl": _public_url(client.base_url),
         "brief": brief,
-        "createdAt": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
+        "createdAt": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
         "action": plan.action,
         "directions": plan.directions,
         "instruction": plan.instruction,
@@ -185,8 +185,16 @@ def run_generation(
     meta["round"] = written
     run.emit("done", f"round {written} written")
     return RoundResult(
-        board=ref, round=written, folder=folder, variant_ids=[v.id for v in made], model=model,
-        usage=run.usage, paid_usage=run.paid, cost=cost, meta=meta, paid_cost=paid_cost,
+        board=ref,
+        round=written,
+        folder=folder,
+        variant_ids=[v.id for v in made],
+        model=model,
+        usage=run.usage,
+        paid_usage=run.paid,
+        cost=cost,
+        meta=meta,
+        paid_cost=paid_cost,
     )
 
 
@@ -229,7 +237,7 @@ def _description(plan: RoundPlan, k: int) -> str:
     label = plan.label(k)
     if not direction.startswith(label + ":"):
         return direction
-    rest = direction[len(label) + 1:].strip()
+    rest = direction[len(label) + 1 :].strip()
     return rest[:1].upper() + rest[1:]
 
 
@@ -250,16 +258,25 @@ def _cached_call(
 
 
 def _html_variant(
-    run: _Run, client: Client, cache: ResponseCache, design: Any, brief: str, plan: RoundPlan,
-    k: int, round_number: int, model: str, title: str,
+    run: _Run,
+    client: Client,
+    cache: ResponseCache,
+    design: Any,
+    brief: str,
+    plan: RoundPlan,
+    k: int,
+    round_number: int,
+    model: str,
+    title: str,
 ) -> NewVariant:
     from pinup.generate.validate import InvalidOutput, validate_html
 
     rejection: str | None = None
     reasons: list[str] = []
     for _attempt in range(run.opts.invalid_retries + 1):
-        messages = html_messages(design, brief=brief, plan=plan, k=k, round_number=round_number, title=title,
-                                 rejection=rejection)
+        messages = html_messages(
+            design, brief=brief, plan=plan, k=k, round_number=round_number, title=title, rejection=rejection
+        )
         payload = {"api": "chat.completions", "base_url": client.base_url, "model": model, "messages": messages}
         result = _cached_call(run, cache, payload, lambda: client.chat(model, messages))  # noqa: B023 (called at once)
         try:
@@ -270,10 +287,18 @@ def _html_variant(
             run.emit("invalid", f"variant {k} of {run.n} rejected ({rejection}); asking again")
             continue
         return NewVariant(
-            id=variant_id(k - 1), label=plan.label(k), description=_description(plan, k), suffix=".html",
+            id=variant_id(k - 1),
+            label=plan.label(k),
+            description=_description(plan, k),
+            suffix=".html",
             data=checked.html.encode("utf-8"),
-            extra={"direction": plan.directions[k - 1], "usage": result.usage.as_dict(),
-                   "cached": result.attempts == 0, "rejected": reasons, "stripped": checked.stripped},
+            extra={
+                "direction": plan.directions[k - 1],
+                "usage": result.usage.as_dict(),
+                "cached": result.attempts == 0,
+                "rejected": reasons,
+                "stripped": checked.stripped,
+            },
         )
     raise GenerationError(
         "invalid_output",
@@ -283,8 +308,15 @@ def _html_variant(
 
 
 def _image_variant(
-    run: _Run, client: Client, cache: ResponseCache, design: Any, brief: str, plan: RoundPlan,
-    k: int, round_number: int, model: str,
+    run: _Run,
+    client: Client,
+    cache: ResponseCache,
+    design: Any,
+    brief: str,
+    plan: RoundPlan,
+    k: int,
+    round_number: int,
+    model: str,
 ) -> NewVariant:
     from pinup.generate.images import decode_png, image_prompt
 
@@ -297,8 +329,10 @@ def _image_variant(
     except ValueError as exc:
         raise GenerationError("bad_image", f"variant {k} of {run.n}: {exc}; nothing was written") from None
     return NewVariant(
-        id=variant_id(k - 1), label=plan.label(k), description=_description(plan, k), suffix=".png", data=data,
+        id=variant_id(k - 1),
+        label=plan.label(k),
+        description=_description(plan, k),
+        suffix=".png",
+        data=data,
         extra={"direction": plan.directions[k - 1], "usage": result.usage.as_dict(), "cached": result.attempts == 0},
     )
-
-

@@ -29,7 +29,7 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".svg")
 
 
 def board_kind(src: Path, board: str) -> str:
-    """"image" when every current variant of the board is an image, else "html"."""
+    """ "image" when every current variant of the board is an image, else "html"."""
     from pinup.generate.rounds import current_variants, read_board, resolve_board
 
     try:
@@ -76,10 +76,10 @@ class Regenerator:
                 boards.publish(board, {"message": "a new round is already being generated"})
                 return
             self._running.add(board)
-        boards.set_status(board, "regenerating", message="starting generation",
-                          progress={"done": 0, "total": self.count})
-        thread = threading.Thread(target=self._work, args=(record, boards), name=f"pinup-generate-{board}",
-                                  daemon=True)
+        boards.set_status(
+            board, "regenerating", message="starting generation", progress={"done": 0, "total": self.count}
+        )
+        thread = threading.Thread(target=self._work, args=(record, boards), name=f"pinup-generate-{board}", daemon=True)
         self.threads.append(thread)
         thread.start()
 
@@ -89,20 +89,35 @@ class Regenerator:
         board = str(record["board"])
         result: Any = None
         try:
+
             def progress(event: ProgressEvent) -> None:
                 done = event.k - 1 if event.stage in ("variant", "retry", "invalid") else event.k
-                boards.publish(board, {
-                    "status": "regenerating",
-                    "message": event.message,
-                    "progress": {"done": max(done, 0), "total": event.n, "k": event.k, "n": event.n,
-                                 "stage": event.stage, "elapsed": round(event.elapsed, 1),
-                                 "tokens": event.usage.total_tokens},
-                })
+                boards.publish(
+                    board,
+                    {
+                        "status": "regenerating",
+                        "message": event.message,
+                        "progress": {
+                            "done": max(done, 0),
+                            "total": event.n,
+                            "k": event.k,
+                            "n": event.n,
+                            "stage": event.stage,
+                            "elapsed": round(event.elapsed, 1),
+                            "tokens": event.usage.total_tokens,
+                        },
+                    },
+                )
 
             options = GenerateOptions(
-                board=board, src=self.src, count=self.count,
+                board=board,
+                src=self.src,
+                count=self.count,
                 kind=self.kind or board_kind(self.src, board),  # type: ignore[arg-type]
-                model=self.model, size=self.size, client=self.client, feedback=record,
+                model=self.model,
+                size=self.size,
+                client=self.client,
+                feedback=record,
             )
             result = run_generation(options, progress)
             boards.publish(board, {"status": "regenerating", "message": f"building round {result.round}"})
@@ -110,8 +125,8 @@ class Regenerator:
                 self.rebuild()
             except Exception as exc:  # noqa: BLE001 - the round is on disk; say so
                 raise GenerationError(
-                    "build", f"round {result.round} was written but the site build failed ({exc}); "
-                    "fix it and run `pinup build`"
+                    "build",
+                    f"round {result.round} was written but the site build failed ({exc}); fix it and run `pinup build`",
                 ) from None
             boards.reload(board)
         except GenerationError as exc:
@@ -161,5 +176,6 @@ def make_on_regenerate(
     env_count = os.environ.get(COUNT_ENV, "").strip()
     if count is None:
         count = int(env_count) if env_count.isdigit() and 1 <= int(env_count) <= 26 else 3
-    return Regenerator(src, site_out, kind=kind, count=count, model=model, size=size, client=client,
-                       rebuild=rebuild, on_done=on_done)
+    return Regenerator(
+        src, site_out, kind=kind, count=count, model=model, size=size, client=client, rebuild=rebuild, on_done=on_done
+    )

@@ -38,14 +38,44 @@ _DOC_END = re.compile(r"(?is)</html\s*>")
 
 #: Attributes that fetch what they name; on these even a relative path is another file.
 FETCH_ATTRS = frozenset(
-    {"src", "srcset", "poster", "data", "background", "lowsrc", "dynsrc", "icon", "manifest", "codebase",
-     "imagesrcset", "ping"}
+    {
+        "src",
+        "srcset",
+        "poster",
+        "data",
+        "background",
+        "lowsrc",
+        "dynsrc",
+        "icon",
+        "manifest",
+        "codebase",
+        "imagesrcset",
+        "ping",
+    }
 )
 #: Navigation, not fetching: relative targets are harmless here (network ones are still stripped).
 _NAV_TAGS = frozenset({"a", "area"})
 URL_ATTRS = frozenset(
-    {"src", "href", "srcset", "poster", "data", "action", "formaction", "background", "xlink:href", "ping",
-     "manifest", "codebase", "cite", "longdesc", "lowsrc", "dynsrc", "icon", "imagesrcset"}
+    {
+        "src",
+        "href",
+        "srcset",
+        "poster",
+        "data",
+        "action",
+        "formaction",
+        "background",
+        "xlink:href",
+        "ping",
+        "manifest",
+        "codebase",
+        "cite",
+        "longdesc",
+        "lowsrc",
+        "dynsrc",
+        "icon",
+        "imagesrcset",
+    }
 )
 #: Elements whose network source would run or embed foreign code: reject.
 _FATAL_ELEMENTS = frozenset({"script", "iframe", "frame", "embed", "object", "applet", "portal"})

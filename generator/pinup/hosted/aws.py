@@ -54,13 +54,17 @@ def s3_client(endpoint_url: str | None = None, region: str | None = None) -> Any
     import boto3
     from botocore.config import Config
 
-    config = Config(retries={"mode": "standard", "max_attempts": 5}, s3={"addressing_style": "path"} if endpoint_url else None)
-    return boto3.session.Session().client("s3", endpoint_url=endpoint_url or None, region_name=region or None, config=config)
+    config = Config(
+        retries={"mode": "standard", "max_attempts": 5}, s3={"addressing_style": "path"} if endpoint_url else None
+    )
+    return boto3.session.Session().client(
+        "s3", endpoint_url=endpoint_url or None, region_name=region or None, config=config
+    )
 
 
 def describe_error(exc: BaseException) -> str:
     """A one-line, secret-free description of a botocore failure for a ClickException."""
-    from botocore.exceptions import ClientError, NoCredentialsError, EndpointConnectionError
+    from botocore.exceptions import ClientError, EndpointConnectionError, NoCredentialsError
 
     if isinstance(exc, NoCredentialsError):
         return "no AWS credentials found (set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY)"

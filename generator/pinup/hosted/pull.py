@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pinup_feedback.store.base import parse_name
-
 from pinup.hosted.aws import S3Location
 from pinup.hosted.records import BOARD_SLUG, iter_s3_records, s3_feedback_prefix
+from pinup_feedback.store.base import parse_name
 
 #: where the hosted endpoint keeps its create-only idempotency claims (pinup_feedback.store.s3.CLAIMS)
 CLAIMS = "_claims"
@@ -49,7 +48,7 @@ def local_target(location: S3Location, key: str, into: Path) -> Path | None:
     base = s3_feedback_prefix(location)
     if not key.startswith(base):
         return None
-    rest = key[len(base):].split("/")
+    rest = key[len(base) :].split("/")
     board, name = rest[0], rest[-1]
     if len(rest) < 2 or not BOARD_SLUG.match(board) or parse_name(name) is None:
         return None  # only names the local FileStore lists, so `pinup feedback` sees every pulled file
@@ -113,7 +112,9 @@ def pull(
                 outcome = "invalid"
             else:
                 outcome = write_create_only(target, data)
-                {"pulled": report.pulled, "present": report.present, "conflict": report.conflicts}[outcome].append(target)
+                {"pulled": report.pulled, "present": report.present, "conflict": report.conflicts}[outcome].append(
+                    target
+                )
         if on_item:
             on_item(key, outcome, target)
     return report

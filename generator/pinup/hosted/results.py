@@ -180,10 +180,12 @@ def aggregate(
                 remixSpec=r.remixSpec,
                 overall=_text(r.overall),
                 receivedAt=r.receivedAt,
-                label=action_words(r.regenerateAction or "regenerate", r.remixSpec,
-                                   _text(getattr(r, "regenerateText", None)))[0],
-                words=action_words(r.regenerateAction or "regenerate", r.remixSpec,
-                                   _text(getattr(r, "regenerateText", None)))[1],
+                label=action_words(
+                    r.regenerateAction or "regenerate", r.remixSpec, _text(getattr(r, "regenerateText", None))
+                )[0],
+                words=action_words(
+                    r.regenerateAction or "regenerate", r.remixSpec, _text(getattr(r, "regenerateText", None))
+                )[1],
             )
             for r in requests
         ],
@@ -200,7 +202,7 @@ def action_words(action: str, remix: dict[str, Any] | None, text: str | None = N
     if action == "different":
         return "Totally different", None
     if action.startswith("more_like_"):
-        return f"More like {action[len('more_like_'):]}", None
+        return f"More like {action[len('more_like_') :]}", None
     if action == "remix":
         parts = [f"{part} from {remix[part]}" for part in REMIX_PARTS if remix and remix.get(part)]
         return "Remix" + (": " + ", ".join(parts) if parts else ""), None
@@ -235,14 +237,37 @@ def results_csv(res: BoardResults) -> str:
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["board", "round", "variant", "label", "picks", "pick_share", "ratings", "mean", "median",
-                     "comment_count", "comments"])
+    writer.writerow(
+        [
+            "board",
+            "round",
+            "variant",
+            "label",
+            "picks",
+            "pick_share",
+            "ratings",
+            "mean",
+            "median",
+            "comment_count",
+            "comments",
+        ]
+    )
     for v in res.variants:
         notes = "\n".join(cell(f"{c.reviewer or 'Anonymous'}: {c.text}") for c in v.comments)
         writer.writerow(
-            [res.board, res.round if res.round is not None else "", v.id, cell(v.label or ""), v.picks, v.pick_share,
-             len(v.ratings), "" if v.mean is None else v.mean, "" if v.median is None else v.median, len(v.comments),
-             notes]
+            [
+                res.board,
+                res.round if res.round is not None else "",
+                v.id,
+                cell(v.label or ""),
+                v.picks,
+                v.pick_share,
+                len(v.ratings),
+                "" if v.mean is None else v.mean,
+                "" if v.median is None else v.median,
+                len(v.comments),
+                notes,
+            ]
         )
     return buffer.getvalue()
 
@@ -270,7 +295,9 @@ def board_meta_from_src(src: Path, board: str) -> tuple[str | None, int | None, 
     return spec.title, spec.round, [(v.id, v.label) for v in spec.variants]
 
 
-def board_meta_from_manifest(manifest: dict[str, Any] | None) -> tuple[str | None, int | None, list[tuple[str, str | None]]] | None:
+def board_meta_from_manifest(
+    manifest: dict[str, Any] | None,
+) -> tuple[str | None, int | None, list[tuple[str, str | None]]] | None:
     if not manifest or not isinstance(manifest.get("variants"), list):
         return None
     round_ = manifest.get("round")
@@ -325,10 +352,13 @@ def _theme(src: Path) -> tuple[str, str]:
         return FALLBACK_THEME, "pinup"
 
 
-def render_results_page(results: BoardResults, *, theme_css: str, site_name: str, store_label: str, options: Any = None) -> str:
+def render_results_page(
+    results: BoardResults, *, theme_css: str, site_name: str, store_label: str, options: Any = None
+) -> str:
     template = _env(options).get_template("results.html.j2")
-    return template.render(r=results, theme_css=theme_css, site_name=site_name, store_label=store_label,
-                           local_time=local_time)
+    return template.render(
+        r=results, theme_css=theme_css, site_name=site_name, store_label=store_label, local_time=local_time
+    )
 
 
 def default_store(src: Path) -> Path:

@@ -72,9 +72,9 @@ class LiveReload:
             if message.get("more_body", False):
                 return
             body = inject(b"".join(chunks))
-            headers = [(k, v) for k, v in start.get("headers", []) if k.lower() not in (b"content-length", b"etag")]
-            headers.append((b"content-length", str(len(body)).encode()))
-            await send({**start, "headers": headers})
+            kept = [(k, v) for k, v in start.get("headers", []) if k.lower() not in (b"content-length", b"etag")]
+            kept.append((b"content-length", str(len(body)).encode()))
+            await send({**start, "headers": kept})
             await send({"type": "http.response.body", "body": body})
 
         await self.app(scope, receive, capture)
@@ -82,7 +82,16 @@ class LiveReload:
     @staticmethod
     async def _script(scope: Scope, send: Send) -> None:
         body = live_js()
-        await send({"type": "http.response.start", "status": 200, "headers": [
-            (b"content-type", b"text/javascript; charset=utf-8"), (b"content-length", str(len(body)).encode()),
-            (b"cache-control", b"no-store"), (b"x-content-type-options", b"nosniff")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"content-type", b"text/javascript; charset=utf-8"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"cache-control", b"no-store"),
+                    (b"x-content-type-options", b"nosniff"),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body if scope["method"] == "GET" else b""})

@@ -34,8 +34,12 @@ class RunningServer:
         done: list[str] = []
         for slug, round_ in sorted(changed.items()):
             try:
-                response = httpx.post(f"{self.info.base_url}/api/reload", json={"board": slug}, timeout=5,
-                                      headers={"Authorization": f"Bearer {self.info.token}"})
+                response = httpx.post(
+                    f"{self.info.base_url}/api/reload",
+                    json={"board": slug},
+                    timeout=5,
+                    headers={"Authorization": f"Bearer {self.info.token}"},
+                )
             except httpx.HTTPError as exc:
                 return f"pinup serve ({self.info.base_url}) did not answer ({exc}); reload the board by hand"
             if response.status_code == 200:

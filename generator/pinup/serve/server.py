@@ -76,8 +76,9 @@ def _can_open_browser() -> bool:
 class ServeSession:
     """One run of `pinup serve`: start, report, wait for feedback or timeout, clean up."""
 
-    def __init__(self, ws: Workspace, options: ServeOptions, *, stdout: TextIO | None = None,
-                 stderr: TextIO | None = None) -> None:
+    def __init__(
+        self, ws: Workspace, options: ServeOptions, *, stdout: TextIO | None = None, stderr: TextIO | None = None
+    ) -> None:
         self.ws = ws
         self.options = options
         self.stdout = stdout or sys.stdout
@@ -158,8 +159,10 @@ class ServeSession:
             default_board=self.options.board,
             log_requests=False,
             rate_limit=0,
-            allowed_hosts=(*self.options.allow_hosts, *([_url_host(self.options.host)]
-                                                        if self.options.host not in ("0.0.0.0", "::", "") else [])),
+            allowed_hosts=(
+                *self.options.allow_hosts,
+                *([_url_host(self.options.host)] if self.options.host not in ("0.0.0.0", "::", "") else []),
+            ),
         )
         from pinup.output import build_info
         from pinup.serve.live import LiveReload
@@ -196,8 +199,15 @@ class ServeSession:
     def _announce(self, port: int) -> None:
         url = self._board_url(port)
         self.info = servefile.ServeInfo(
-            port=port, pid=os.getpid(), url=url, token=self.token, board=self.options.board,
-            startedAt=_utc_now(), site=str(self.ws.out), store=str(self.ws.store), src=str(self.ws.src),
+            port=port,
+            pid=os.getpid(),
+            url=url,
+            token=self.token,
+            board=self.options.board,
+            startedAt=_utc_now(),
+            site=str(self.ws.out),
+            store=str(self.ws.store),
+            src=str(self.ws.src),
         )
         servefile.write(self.ws.serve_json, self.info)
         write_state(self.ws.src, out=str(self.ws.out), port=port)  # the next start reuses both
@@ -288,8 +298,15 @@ class ServeSession:
         self._port = choice.port
         # uvicorn binds the socket itself: handing it a pre-bound socket made keep-alive responses
         # wait ~40 ms each (Nagle + delayed ACK) on Linux.
-        config = uvicorn.Config(app, host=self.options.host, port=choice.port, log_level="error",
-                                lifespan="off", timeout_graceful_shutdown=3, access_log=False)
+        config = uvicorn.Config(
+            app,
+            host=self.options.host,
+            port=choice.port,
+            log_level="error",
+            lifespan="off",
+            timeout_graceful_shutdown=3,
+            access_log=False,
+        )
         self._server = uvicorn.Server(config)
         supervisor = threading.Thread(target=self._supervise, name="pinup-serve", daemon=True)
         supervisor.start()

@@ -98,15 +98,15 @@ def _process_started() -> float:
     importing counts as "next"; the current time where /proc is not available."""
     try:
         stat = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
-        boot = next(float(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
-                    if line.startswith("btime "))
+        boot = next(
+            float(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines() if line.startswith("btime ")
+        )
         return boot + int(stat[19]) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError, StopIteration):
         return time.time()
 
 
-def wait_for_feedback(ws: Workspace, board: str | None, timeout: float, *,
-                      store: Path | None = None) -> WaitResult:
+def wait_for_feedback(ws: Workspace, board: str | None, timeout: float, *, store: Path | None = None) -> WaitResult:
     """Return the board's next record (exit 0 final / 10 regenerate) or time out (exit 2)."""
     started = time.monotonic()
     deadline = started + timeout if timeout > 0 else None

@@ -65,9 +65,15 @@ class Watcher:
         from watchfiles import watch
 
         try:
-            for changes in watch(self.ws.src, watch_filter=WorkspaceFilter(self.ws), stop_event=self.stop_event,
-                                 step=self.step_ms, debounce=1600, raise_interrupt=False,
-                                 ignore_permission_denied=True):
+            for changes in watch(
+                self.ws.src,
+                watch_filter=WorkspaceFilter(self.ws),
+                stop_event=self.stop_event,
+                step=self.step_ms,
+                debounce=1600,
+                raise_interrupt=False,
+                ignore_permission_denied=True,
+            ):
                 if not self._workspace_present():
                     return
                 self.rebuild(len(changes))
@@ -79,8 +85,10 @@ class Watcher:
     def _workspace_present(self) -> bool:
         if self.ws.src.is_dir() or self.stop_event.is_set():  # a missing DESIGN.md alone is a build error
             return True
-        message = (f"the workspace {self.ws.src} was removed; still serving the last build. "
-                   "Restore it and restart pinup serve to rebuild.")
+        message = (
+            f"the workspace {self.ws.src} was removed; still serving the last build. "
+            "Restore it and restart pinup serve to rebuild."
+        )
         self.say(f"SERVE_WORKSPACE_GONE: {message}")
         self.boards.build_failed(message)
         self.stop_event.set()
@@ -102,8 +110,10 @@ class Watcher:
             return
         self.rebuilds += 1
         pages = [p for p in result.changed if p.endswith(".html")]
-        self.say(f"SERVE_REBUILT: {len(result.changed)} files changed ({changes} paths edited) "
-                 f"in {time.perf_counter() - started:.2f}s")
+        self.say(
+            f"SERVE_REBUILT: {len(result.changed)} files changed ({changes} paths edited) "
+            f"in {time.perf_counter() - started:.2f}s"
+        )
         if result.changed or self.boards.build_error is not None:  # nothing new: no page needs to hear of it
             self.boards.rebuilt(result.build_id, pages)
         for slug, round_ in board_rounds(self.ws.out).items():

@@ -13,18 +13,57 @@ import re
 from typing import Any
 
 TYPES = {
-    "color", "dimension", "fontFamily", "fontWeight", "duration", "cubicBezier", "number",
-    "strokeStyle", "border", "transition", "shadow", "gradient", "typography",
+    "color",
+    "dimension",
+    "fontFamily",
+    "fontWeight",
+    "duration",
+    "cubicBezier",
+    "number",
+    "strokeStyle",
+    "border",
+    "transition",
+    "shadow",
+    "gradient",
+    "typography",
 }
 GROUP_KEYS = {"$type", "$description", "$extensions", "$deprecated", "$extends", "$schema"}
 TOKEN_KEYS = {"$value", "$type", "$description", "$extensions", "$deprecated"}
 COLOR_SPACES = {
-    "srgb", "srgb-linear", "hsl", "hwb", "lab", "lch", "oklab", "oklch", "display-p3", "a98-rgb",
-    "prophoto-rgb", "rec2020", "xyz-d65", "xyz-d50",
+    "srgb",
+    "srgb-linear",
+    "hsl",
+    "hwb",
+    "lab",
+    "lch",
+    "oklab",
+    "oklch",
+    "display-p3",
+    "a98-rgb",
+    "prophoto-rgb",
+    "rec2020",
+    "xyz-d65",
+    "xyz-d50",
 }
 FONT_WEIGHT_NAMES = {
-    "thin", "hairline", "extra-light", "ultra-light", "light", "normal", "regular", "book", "medium",
-    "semi-bold", "demi-bold", "bold", "extra-bold", "ultra-bold", "black", "heavy", "extra-black", "ultra-black",
+    "thin",
+    "hairline",
+    "extra-light",
+    "ultra-light",
+    "light",
+    "normal",
+    "regular",
+    "book",
+    "medium",
+    "semi-bold",
+    "demi-bold",
+    "bold",
+    "extra-bold",
+    "ultra-bold",
+    "black",
+    "heavy",
+    "extra-black",
+    "ultra-black",
 }
 TYPOGRAPHY_KEYS = ("fontFamily", "fontSize", "fontWeight", "letterSpacing", "lineHeight")
 _ALIAS = re.compile(r"\{([^{}]+)\}")

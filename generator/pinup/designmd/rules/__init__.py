@@ -24,7 +24,6 @@ from pinup.designmd.rules import (
 )
 from pinup.designmd.rules.base import Rule as Rule  # re-exported: the registry's public type
 
-
 #: the reference 0.4.0's 11 rule descriptors, in its order.
 RULES: tuple[Rule, ...] = (
     Rule("broken-ref", "error", "Broken/circular references and unknown component sub-tokens.", broken_ref.check),
@@ -64,7 +63,12 @@ RULES: tuple[Rule, ...] = (
         "Missing typography — warns when colors are defined but no typography tokens exist.",
         missing_typography.check,
     ),
-    Rule("section-order", "warning", "Section order — warns when sections are out of canonical order.", section_order.check),
+    Rule(
+        "section-order",
+        "warning",
+        "Section order — warns when sections are out of canonical order.",
+        section_order.check,
+    ),
     Rule(
         "unknown-key",
         "warning",

@@ -16,7 +16,9 @@ def check(model: Model) -> list[RawFinding]:
     for name, comp in model.components.items():
         for ref in comp.unresolved:
             findings.append(
-                RawFinding("error", f"components.{name}", f"Reference {js_string(ref)} does not resolve to any defined token.")
+                RawFinding(
+                    "error", f"components.{name}", f"Reference {js_string(ref)} does not resolve to any defined token."
+                )
             )
         for prop in comp.properties:
             if prop not in COMPONENT_SUB_TOKENS:

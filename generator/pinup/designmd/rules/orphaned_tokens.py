@@ -30,7 +30,11 @@ def check(model: Model) -> list[RawFinding]:
         for value in comp.properties.values():
             if getattr(value, "type", None) is not None and not isinstance(value, (str, int, float)):
                 used_ids.add(id(value))
-    referenced = {key for key, value in model.symbols.items() if id(value) in used_ids and not isinstance(value, (str, int, float, bool)) and value is not None}
+    referenced = {
+        key
+        for key, value in model.symbols.items()
+        if id(value) in used_ids and not isinstance(value, (str, int, float, bool)) and value is not None
+    }
     families = {family(path[7:]) for path in referenced if path.startswith("colors.")}
     findings: list[RawFinding] = []
     for name in model.colors:
