@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from .schema import regenerate_request
 from .store.base import FeedbackStore, encode, iso_ts, now_utc
 
 Status = Literal["open", "in_progress", "resolved", "wont_fix", "needs_clarification"]
@@ -173,8 +174,9 @@ def item_specs(record: dict[str, Any]) -> list[ItemSpec]:
     overall = record.get("overall")
     if isinstance(overall, str) and overall.strip():
         specs.append(ItemSpec("overall", "overall", None, overall))
-    if record.get("kind") == "regenerate" and record.get("regenerateAction"):
-        specs.append(ItemSpec("regenerate", "regenerate", None, str(record["regenerateAction"])))
+    request = regenerate_request(record)
+    if record.get("kind") == "regenerate" and request:
+        specs.append(ItemSpec("regenerate", "regenerate", None, request))
     return specs
 
 

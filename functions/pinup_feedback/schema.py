@@ -213,6 +213,18 @@ class FeedbackV2(FeedbackV1):
     reopen: list[ItemNumber] = Field(
         default_factory=list, max_length=MAX_REOPEN, description="item numbers (#n) the reviewer reopens"
     )
+    regenerateText: Annotated[str, StringConstraints(min_length=1, max_length=MAX_ACTION)] | None = Field(
+        default=None,
+        description="The reviewer's own words for another round; only with regenerateAction 'custom'",
+    )
+
+    @model_validator(mode="after")
+    def _custom_words(self) -> FeedbackV2:
+        if self.regenerateText is not None and self.regenerateAction != "custom":
+            raise ValueError("regenerateText is only allowed with regenerateAction 'custom'")
+        if self.regenerateAction == "custom" and self.regenerateText is None:
+            raise ValueError("regenerateAction 'custom' needs a regenerateText")
+        return self
 
     def variant_refs(self) -> list[tuple[tuple[str | int, ...], str]]:
         return super().variant_refs() + [(("pins", n, "variant"), pin.variant) for n, pin in enumerate(self.pins)]
@@ -399,3 +411,20 @@ def tweak_errors(tweaks: dict[str, Any], tweakables: list[Tweakable]) -> list[Fi
         if problem:
             errors.append(FieldError(path=_path(loc), loc=loc, type="invalid_tweak", msg=problem))
     return errors
+
+
+def regenerate_request(record: dict[str, Any]) -> str | None:
+    """What a stored regenerate request asks for: an action code, or the reviewer's own words.
+
+    v2 keeps the words in `regenerateText` (with the action code `custom`), so words such as
+    "different" are never read as the code; v1 records carry them in `regenerateAction`.
+    """
+    action = record.get("regenerateAction")
+    if action == "custom" and isinstance(record.get("regenerateText"), str):
+        return str(record["regenerateText"])
+    return str(action) if action else None
+
+
+def is_custom_request(record: dict[str, Any]) -> bool:
+    """True when the request is the reviewer's own words (never an action code)."""
+    return record.get("regenerateAction") == "custom" and isinstance(record.get("regenerateText"), str)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pinup_feedback.schema import is_custom_request, regenerate_request
+
 #: characters JSON allows raw that Markdown (or a renderer) would read as markup
 _MARKUP = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "`": "\\u0060", "[": "\\u005b", "]": "\\u005d"}
 #: code points that can break or hide a line: controls, format characters, line/paragraph separators
@@ -106,10 +108,12 @@ def next_step(record: dict[str, Any], open_count: int) -> str:
 
 def describe_action(record: dict[str, Any]) -> dict[str, Any] | None:
     """A regenerate request: the action, its kind, what it means (our words) and any remix spec."""
-    action = record.get("regenerateAction")
+    action = regenerate_request(record)
     if record.get("kind") != "regenerate" or not action:
         return None
     out: dict[str, Any] = {"action": action, "remixSpec": record.get("remixSpec")}
+    if is_custom_request(record):
+        return {**out, "kind": "custom", "meaning": "custom: an instruction from the reviewer (quoted)"}
     if action == "different":
         return {**out, "kind": "different", "meaning": "different: totally new directions"}
     if str(action).startswith("more_like_"):

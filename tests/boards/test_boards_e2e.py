@@ -205,7 +205,8 @@ def test_remix(page, served: Served) -> None:  # type: ignore[no-untyped-def]
 def test_custom_text(page, served: Served) -> None:  # type: ignore[no-untyped-def]
     open_board(page, served)
     rec = regenerate(page, served, lambda: page.fill("#regen-custom", "Keep B's map, add C's serif headings"))
-    assert rec["regenerateAction"] == "Keep B's map, add C's serif headings"
+    assert rec["regenerateAction"] == "custom"
+    assert rec["regenerateText"] == "Keep B's map, add C's serif headings"
 
 
 def next_round(served: Served, round_no: int) -> None:

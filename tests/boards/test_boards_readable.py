@@ -85,7 +85,9 @@ def test_custom_words_are_never_an_action_code(page, served: Served) -> None:  #
     page.click("#regen-btn")
     wait_status(page, "regenerate")
     record = served.records(BOARD)[0]
-    assert record["regenerateAction"] not in ("remix", "different") and "remix" in record["regenerateAction"]
+    assert record["schemaVersion"] == 2
+    assert record["regenerateAction"] == "custom"
+    assert record["regenerateText"] == "remix"
     assert record["remixSpec"] is None
 
 

@@ -255,3 +255,16 @@ async def test_openapi_describes_both_versions(make_client, local_settings) -> N
     assert components["FeedbackV2"]["properties"]["pins"]["maxItems"] == 50
     assert components["Pin"]["properties"]["selector"]["anyOf"][0]["maxLength"] == 1024
     assert {"Box", "Tweakable"} <= set(components)
+
+
+def test_custom_words_travel_in_their_own_field() -> None:
+    from pinup_feedback.schema import FeedbackInvalid, parse_feedback, regenerate_request
+
+    body = {"schemaVersion": 2, "board": "b", "round": 1, "regenerated": True, "regenerateAction": "custom"}
+    record = parse_feedback({**body, "regenerateText": "remix"}).stored_body()
+    assert regenerate_request(record) == "remix" and record["regenerateAction"] == "custom"
+    for bad in (body, {**body, "regenerateAction": "different", "regenerateText": "x"}):
+        with pytest.raises(FeedbackInvalid):
+            parse_feedback(bad)
+    # v1 records keep their words in regenerateAction
+    assert regenerate_request({"regenerateAction": "make it calmer"}) == "make it calmer"

@@ -291,3 +291,13 @@ def test_quote_is_one_inert_line_that_decodes_back(text: str) -> None:
     assert out.startswith('"') and out.endswith('"')
     assert not set(out) & {"\n", "\r", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "<", ">", "&", "`", "[", "]"}
     assert len(("x" + out + "x").splitlines()) == 1
+
+
+def test_custom_words_in_their_own_field_are_described_as_custom() -> None:
+    from pinup.handoff import describe_action
+
+    record = {"kind": "regenerate", "regenerateAction": "custom", "regenerateText": "different"}
+    described = describe_action(record)
+    assert described is not None
+    assert described["kind"] == "custom" and described["action"] == "different"
+    assert describe_action({"kind": "regenerate", "regenerateAction": "different"})["kind"] == "different"  # type: ignore[index]

@@ -122,6 +122,15 @@ def test_custom_text_is_the_instruction(api_env: FakeOpenAI, workspace: Path) ->
         check_feedback_block(prompt)
 
 
+def test_v2_custom_words_are_never_an_action_code(api_env: FakeOpenAI, workspace: Path) -> None:
+    """A reviewer who types "different" in the custom box asks for exactly those words."""
+    body = {**COMMON, "regenerated": True, "regenerateAction": "custom", "regenerateText": "different"}
+    write_feedback(workspace, BOARD, {**body, "schemaVersion": 2}, "20261130T000001.000000Z")
+    generate_from_feedback(workspace)
+    meta = read_meta(workspace / "boards" / BOARD, 2)
+    assert meta["action"] == "custom" and meta["instruction"] == "different"
+
+
 def test_latest_record_wins(api_env: FakeOpenAI, workspace: Path) -> None:
     write_feedback(workspace, BOARD, {"regenerated": True, "regenerateAction": "different"}, "20261130T000001.000000Z")
     write_feedback(

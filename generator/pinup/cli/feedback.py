@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from pinup_feedback.schema import regenerate_request
+
 _src_option = click.option(
     "--src",
     type=click.Path(file_okay=False, path_type=str),
@@ -58,7 +60,7 @@ def _summary_row(record: dict[str, Any]) -> dict[str, Any]:
         "round": record.get("round"),
         "kind": record.get("kind"),
         "preferred": record.get("preferred"),
-        "action": record.get("regenerateAction"),
+        "action": regenerate_request(record),
         "reviewer": record.get("reviewer"),
     }
 

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pinup_feedback.schema import is_custom_request, regenerate_request
+
 if TYPE_CHECKING:
     from pinup.designmd.model import DesignSystem
 
@@ -185,18 +187,21 @@ def plan_from_feedback(
     text → that text as the instruction. A final submit without an action builds on
     the preferred variant, or asks for new directions when there is none.
     """
-    action = str(record.get("regenerateAction") or "").strip() if record.get("regenerated") else ""
-    if not action:
+    action = str(regenerate_request(record) or "").strip() if record.get("regenerated") else ""
+    custom = record.get("regenerated") and is_custom_request(record)
+    if custom:
+        pass  # the reviewer's own words: never read as an action code, even "different" or "remix"
+    elif not action:
         action = f"more_like_{record['preferred']}" if record.get("preferred") else "different"
     labels = {str(v.get("id")): str(v.get("label") or v.get("id")) for v in variants}
-    if action.startswith("more_like_") and action[len("more_like_") :] not in labels:
+    if not custom and action.startswith("more_like_") and action[len("more_like_") :] not in labels:
         action = "different"  # the variant is not on the board any more: ask for fresh ideas
-    if action == "remix" and not any((record.get("remixSpec") or {}).values()):
+    if not custom and action == "remix" and not any((record.get("remixSpec") or {}).values()):
         action = "different"  # a remix of nothing
     summary = feedback_summary(record, variants) or None
     common = {"feedback_text": summary, "source_feedback_id": record.get("id")}
 
-    if action == "different":
+    if not custom and action == "different":
         return RoundPlan(
             directions=pick_directions(count, previous_directions),
             action="different",
@@ -206,7 +211,7 @@ def plan_from_feedback(
             ),
             **common,
         )
-    if action.startswith("more_like_"):
+    if not custom and action.startswith("more_like_"):
         vid = action[len("more_like_") :]
         base = read_html(vid)
         return RoundPlan(
@@ -223,7 +228,7 @@ def plan_from_feedback(
             labels=[f"Like {vid}, take {i + 1}" for i in range(count)],
             **common,
         )
-    if action == "remix":
+    if not custom and action == "remix":
         spec = {k: str(v) for k, v in (record.get("remixSpec") or {}).items() if v}
         parts = [f"the {aspect} from variant {vid} ({labels.get(vid, vid)})" for aspect, vid in spec.items()]
         bases = {vid: html for vid in dict.fromkeys(spec.values()) if (html := read_html(vid))}

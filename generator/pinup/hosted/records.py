@@ -42,6 +42,7 @@ class StoredRecord(BaseModel):
     overall: str | None = None
     regenerated: bool = False
     regenerateAction: str | None = None
+    regenerateText: str | None = None
     remixSpec: dict[str, Any] | None = None
 
     @property
