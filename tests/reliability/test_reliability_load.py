@@ -66,11 +66,11 @@ def test_kill_9_mid_load_loses_no_acknowledged_submission(built_in_memory: tuple
         replay = [by_client[c] for c in list(records)[:50]]
         again = asyncio.run(drive(restarted.base, replay, 8))
         assert again.statuses == {200: len(replay)}
-        # NOTE: today the replay guard lives in memory, so a replay after a restart is stored
-        # again under a new id; once the restart-proof ledger lands (w9's ledger/state work) the
-        # replay answers with the original ids and the count below stays put. Until then we check
-        # only that nothing acknowledged is lost and every file stays whole.
+        # the idempotency ledger is rebuilt from the store at start-up: a replay answers with the
+        # original id and writes nothing
         after = stored_ids(restarted.store)
-        assert set(ids) <= set(after)
+        assert sorted(after) == sorted(ids), "a replay after the restart stored a second record"
+        originals = {json.loads(p.read_text())["clientId"]: json.loads(p.read_text())["id"] for p in records.values()}
+        assert {originals[b["clientId"]] for b in replay} <= set(again.acked)  # type: ignore[attr-defined]
     finally:
         restarted.stop()
