@@ -248,3 +248,15 @@ def test_search_index_covers_tokens_and_prose(example) -> None:  # type: ignore[
     assert {"page", "color", "typography", "spacing", "rounded", "component", "prose"} <= kinds
     assert any(e.title == "primary" and e.anchor == "colors-primary" for e in example.search)
     assert any("moss hunters" in e.text for e in example.search)
+
+
+def test_downloads_carry_the_dark_mode() -> None:
+    """The site uses pinup's additions: the mode-aware exports (the CLI needs --modes for them)."""
+    from pinup.build import lint_design
+
+    site = build_site_model(lint_design(Path(__file__).resolve().parents[2] / "site_src" / "DESIGN.md"))
+    by_name = {f.filename: f for f in site.page("downloads").files}
+    css = by_name["tokens.css"].content.decode()
+    assert '[data-theme="dark"]' in css and "prefers-color-scheme: dark" in css
+    assert '"mode"' in by_name["tokens.json"].content.decode()
+    assert b"@theme" in by_name["tailwind.css"].content

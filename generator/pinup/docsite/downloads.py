@@ -13,7 +13,12 @@ EXPORTS: list[tuple[str, str, str, str]] = [
         "Design tokens (DTCG)",
         "W3C Design Tokens Community Group format; builds in Style Dictionary and Terrazzo.",
     ),
-    ("css-vars", "tokens.css", "CSS custom properties", "Every token as a `--` variable on :root."),
+    (
+        "css-vars",
+        "tokens.css",
+        "CSS custom properties",
+        "Every token as a `--` variable on :root, with dark-mode blocks when the system has dark values.",
+    ),
     (
         "json-tailwind",
         "tailwind.config.json",
@@ -35,20 +40,16 @@ def build_downloads(src: Sources) -> DownloadsPage:
             content=src.design.source.encode("utf-8"),
         )
     ]
-    try:
-        from pinup.designmd import exporters
-    except ImportError as exc:  # the exporters module is missing entirely
-        exporters = None
-        missing = str(exc)
+    from pinup.designmd import exporters
+
     for fmt, filename, label, description in EXPORTS:
         item = Download(label=label, filename=filename, description=description, fmt=fmt)
-        if exporters is None:
-            item.error = f"exporters unavailable: {missing}"
-        else:
-            try:
-                item.content = exporters.render(fmt, src.design).encode("utf-8")
-            except exporters.ExportError as exc:
-                item.error = f"{exc.code}: {exc.message}" if hasattr(exc, "code") else str(exc)
+        try:
+            # the site uses pinup's additions: light/dark blocks where the format has them
+            modes = fmt in exporters.MODE_FORMATS
+            item.content = exporters.render(fmt, src.design, modes=modes).encode("utf-8")
+        except exporters.ExportError as exc:
+            item.error = f"{exc.code}: {exc.message}" if hasattr(exc, "code") else str(exc)
         files.append(item)
     for item in files:
         if item.content is not None:
