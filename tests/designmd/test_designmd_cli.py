@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers_designmd import CORPUS, HERE, PINUP, run_pinup
+from helpers_designmd import CORPUS, HERE, run_pinup
 
 
 def test_lint_json_default_and_exit_codes() -> None:
@@ -82,7 +82,7 @@ def test_text_format_counts_extended_findings_and_json_does_not() -> None:
 
 def _run_in_tty(args: list[str], env: dict[str, str]) -> str:
     primary, secondary = pty.openpty()
-    proc = subprocess.Popen([str(PINUP), *args], stdout=secondary, stderr=secondary, env=env)
+    proc = subprocess.Popen([sys.executable, "-m", "pinup", *args], stdout=secondary, stderr=secondary, env=env)
     os.close(secondary)
     chunks = []
     while True:
@@ -101,7 +101,6 @@ def _run_in_tty(args: list[str], env: dict[str, str]) -> str:
     return b"".join(chunks).decode()
 
 
-@pytest.mark.skipif(not PINUP.exists(), reason="needs the installed console script")
 def test_text_format_colours_only_on_a_tty_without_no_color() -> None:
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     args = ["lint", str(CORPUS / "refs.md"), "--format", "text"]

@@ -1,7 +1,6 @@
 """`pinup serve --generate` options: the key check at start-up, and --model/--count/--base-url/--api-key-env.
 
-The options live in generator/pinup/cli/serve.py (boards workstream). Until they land the
-options test is skipped, with the reason saying so; once they exist it runs by itself.
+The options live in generator/pinup/cli/serve.py.
 """
 
 from __future__ import annotations
@@ -14,10 +13,7 @@ from click.testing import CliRunner
 
 from pinup.cli.serve import serve
 
-HAS_OPTIONS = {"model", "count", "base_url", "api_key_env"} <= {p.name for p in serve.params}
 
-
-@pytest.mark.skipif(not HAS_OPTIONS, reason="pinup serve has no --model/--count/--base-url/--api-key-env yet")
 def test_serve_generate_options_build_the_hook(
     workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
