@@ -306,6 +306,9 @@ class ServeSession:
             lifespan="off",
             timeout_graceful_shutdown=3,
             access_log=False,
+            # a client reusing a keep-alive connection just as the server closes it gets no answer
+            # at all; a long idle timeout makes that race rare under load (browsers keep ~5 min)
+            timeout_keep_alive=75,
         )
         self._server = uvicorn.Server(config)
         supervisor = threading.Thread(target=self._supervise, name="pinup-serve", daemon=True)
