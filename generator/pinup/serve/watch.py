@@ -73,10 +73,13 @@ class Watcher:
                 debounce=1600,
                 raise_interrupt=False,
                 ignore_permission_denied=True,
+                rust_timeout=1000,  # an empty batch each second: a workspace removed while the
+                yield_on_timeout=True,  # watch was being set up (no event) is still noticed
             ):
                 if not self._workspace_present():
                     return
-                self.rebuild(len(changes))
+                if changes:
+                    self.rebuild(len(changes))
         except Exception as exc:  # noqa: BLE001 - the watcher must never take the server down
             if self._workspace_present():
                 self.say(f"SERVE_WATCH_STOPPED: {type(exc).__name__}: {exc}; restart pinup serve to watch again")

@@ -433,7 +433,7 @@
 
   /* ---------- live updates: one event stream for the page's whole life ---------- */
   var live = { source: null, poll: null, timer: null, waiting: false, lastBody: null, closedShown: false,
-               failures: 0, seenRegenerating: false };
+               failures: 0, seenRegenerating: false, buildError: false };
   function progressMessage(text) { $("#progress-message").textContent = text; }
   function reloadKeepingScroll() {
     setJSON(session, SCROLL_KEY, { x: window.scrollX, y: window.scrollY });
@@ -458,6 +458,7 @@
   function showClosed() {
     if (state.locked || live.closedShown) { return; }
     live.closedShown = true;
+    live.buildError = false; /* the banner says "closed" now: a later rebuild must not hide that */
     var banner = $("#banner");
     banner.textContent = "This round is closed: a final choice was already sent for it (from this or another browser). " +
       "The page is a read-only record now.";
@@ -478,6 +479,7 @@
   function handleState(data) {
     if (!data || (data.board && data.board !== cfg.board)) { return; }
     if (data.type === "rebuilt") {
+      if (live.buildError) { live.buildError = false; $("#banner").hidden = true; } /* the build works again */
       var mine = !data.pages || !data.pages.length || data.pages.some(function (p) {
         return String(p).indexOf("boards/" + cfg.board + "/") >= 0;
       });
@@ -489,6 +491,7 @@
       b.textContent = "The latest edit did not build: " + String(data.message || "unknown error") +
         ". This page still shows the last good version.";
       b.hidden = false;
+      live.buildError = true;
       return;
     }
     /* a newer round in the manifest while the server still says "regenerating" is not ready yet */
