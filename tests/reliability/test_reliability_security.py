@@ -154,18 +154,21 @@ def test_xss_payloads_stay_text_on_board_results_and_site(served: Served, browse
     stored = [json.loads(p.read_text()) for p in (served.store / BOARD).glob("*.json")]
     assert {r["overall"] for r in stored} == set(XSS)  # stored exactly as typed: escaping is the renderer's job
 
-    # the board itself, typed by a reviewer: the success view echoes the submission
-    page.goto(f"{served.base}/boards/{BOARD}/index.html")
+    # a board typed by a reviewer: the success view echoes the submission. (BOARD now waits on
+    # the requests above, so its form is closed: use the example's other board.)
+    other = next(p.name for p in (served.site / "boards").iterdir() if (p / "board.json").is_file() and p.name != BOARD)
+    other_first = json.loads((served.site / "boards" / other / "board.json").read_text())["variants"][0]
+    page.goto(f"{served.base}/boards/{other}/index.html")
     page.wait_for_selector("#submit-btn")
     page.fill("#reviewer-name", XSS[0][:80])
-    page.fill(f".feedback-input[data-variant={first}]", XSS[1])
+    page.fill(f".feedback-input[data-variant={other_first}]", XSS[1])
     page.fill("#overall-feedback", XSS[2])
-    page.click(f".stars[data-variant={first}] .star[data-value='4']")
+    page.click(f".stars[data-variant={other_first}] .star[data-value='4']")
     page.click("#submit-btn")
     page.wait_for_selector("#success-msg", state="visible", timeout=20_000)
     assert page.evaluate("window.__xss") is None
     # every site page still works under the CSP: no violation, no script error
-    for path in ("/", "/boards/", f"/boards/{BOARD}/index.html"):
+    for path in ("/", "/boards/", f"/boards/{BOARD}/index.html", f"/boards/{other}/index.html"):
         page.goto(served.base + path)
         page.wait_for_load_state("load")
         assert page.evaluate("window.__xss") is None
