@@ -7,6 +7,7 @@ postMessage to the agent script the build adds to each HTML variant.
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from boards_helpers import Served
@@ -214,6 +215,14 @@ def test_messages_without_the_nonce_or_from_elsewhere_are_ignored(page, served: 
     )
 
 
+def wait_in_frame(frame, expression: str, timeout: float = 30.0) -> None:  # type: ignore[no-untyped-def]
+    """Poll a predicate inside a variant frame (evaluate works there; a frame's wait_for_function may not)."""
+    deadline = time.monotonic() + timeout
+    while not frame.evaluate(expression):
+        assert time.monotonic() < deadline, f"timed out waiting for {expression}"
+        time.sleep(0.05)
+
+
 def test_tweaks_apply_live_and_are_saved(page, served: Served) -> None:  # type: ignore[no-untyped-def]
     open_board(page, served)
     frame = frame_of(page, "a-capture-first.html")
@@ -221,20 +230,22 @@ def test_tweaks_apply_live_and_are_saved(page, served: Served) -> None:  # type:
     assert frame.eval_on_selector(capture, "e => getComputedStyle(e).backgroundColor") == "rgb(61, 90, 42)"
     assert page.locator(".tweak-input").count() <= 8
     page.fill('.tweak-input[data-token="colors.primary"]', "#1a73e8")
-    frame.wait_for_function(
-        f"() => getComputedStyle(document.querySelector({json.dumps(capture)})).backgroundColor === 'rgb(26, 115, 232)'"
+    wait_in_frame(
+        frame,
+        f"() => getComputedStyle(document.querySelector({json.dumps(capture)})).backgroundColor === 'rgb(26, 115, 232)'",
     )
     radius = '.tweak-input[data-token="rounded.md"]'
     page.fill(radius, "14")
     assert page.inner_text(".tweak[data-token='rounded.md'] .tweak-value") == "14px"
-    frame.wait_for_function(
-        "() => getComputedStyle(document.documentElement).getPropertyValue('--r-md').trim() === '14px'"
+    wait_in_frame(
+        frame, "() => getComputedStyle(document.documentElement).getPropertyValue('--r-md').trim() === '14px'"
     )
     body = page.evaluate("window.pinupBoard.collect(false)")
     assert body["tweaks"] == {"colors.primary": "#1a73e8", "rounded.md": "14px"} and body["schemaVersion"] == 2
     page.click("#tweaks-reset")
-    frame.wait_for_function(
-        f"() => getComputedStyle(document.querySelector({json.dumps(capture)})).backgroundColor === 'rgb(61, 90, 42)'"
+    wait_in_frame(
+        frame,
+        f"() => getComputedStyle(document.querySelector({json.dumps(capture)})).backgroundColor === 'rgb(61, 90, 42)'",
     )
     assert "tweaks" not in page.evaluate("window.pinupBoard.collect(false)")
     assert page.evaluate("window.pinupBoard.collect(false).schemaVersion") == 1

@@ -105,7 +105,7 @@ def test_generate_hook_round_trip(page, workspace: Path) -> None:  # type: ignor
         page.fill("#regen-custom", "one calmer variant")
         page.click("#regen-btn")
         page.wait_for_function("() => document.body.dataset.round === '2'", timeout=30000)
-        assert [c["regenerateAction"] for c in calls] == ["one calmer variant"]
+        assert [(c["regenerateAction"], c.get("regenerateText")) for c in calls] == [("custom", "one calmer variant")]
         assert page.locator(".variant").count() == 1
         page.check("input[name=preferred][value=A]")
         page.click("#submit-btn")

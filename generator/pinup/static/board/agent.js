@@ -142,6 +142,12 @@
   document.addEventListener("focusin", function (e) { if (pinning) { outline(e.target); } }, true);
   window.addEventListener("scroll", reportSoon, true);
   window.addEventListener("resize", reportSoon);
-  function ready() { window.parent.postMessage({ pinup: 1, type: "ready" }, "*"); }
+  /* say "ready" until the board answers: the frame can finish loading before the board listens */
+  var tries = 0;
+  function ready() {
+    if (nonce !== null || tries++ > 40) { return; }
+    window.parent.postMessage({ pinup: 1, type: "ready" }, "*");
+    setTimeout(ready, 250);
+  }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", ready); } else { ready(); }
 })();
