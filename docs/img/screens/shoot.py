@@ -1,4 +1,4 @@
-"""Regenerate the screenshots on docs/site.md: `python docs/img/site/shoot.py` (needs Chromium).
+"""Regenerate the screenshots on docs/site.md: `python docs/img/screens/shoot.py` (needs Chromium).
 
 The example and three brands, at 375, 768 and 1440 px, light and dark: the first
 screen of the overview page, as small JPEGs; and the colors and components pages
