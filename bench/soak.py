@@ -1,13 +1,15 @@
 """Soak run of the reliability battery at full size (tests/reliability runs it small in CI).
 
-    .venv/bin/python bench/soak.py [-n 10000] [-c 128] [--examples 10000] [--disk] [--skip-hypothesis]
+    .venv/bin/python bench/soak.py [-n 10000] [-c 128] [--examples 10000] [--disk]
+        [--skip-hypothesis | --only-hypothesis]
 
 1. load: N regenerate submissions at concurrency C against a real `pinup serve` -> exactly N
    files, 0 5xx, every acknowledged id once; prints req/s, p50, p99.
 2. crash: the same load, `kill -9` once a quarter is acknowledged, restart -> every
    acknowledged id present and parseable, no temp files left.
 3. hypothesis: the DESIGN.md properties of tests/reliability with the `soak` profile
-   (10,000 examples each by default): never raises, bounded time.
+   (10,000 examples each by default): never raises, bounded time. --only-hypothesis runs
+   just this part (one pytest run per property, each reported as it ends).
 
 The store is on tmpfs (/dev/shm) unless --disk: the soak is about correctness under
 concurrency; bench/feedback_load.py measures the disk-bound rate.
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -113,7 +116,15 @@ def crash(template: Path, n: int, c: int, disk: bool) -> bool:
         shutil.rmtree(root, ignore_errors=True)
 
 
+PROPERTIES = (
+    "test_generated_documents_never_raise",
+    "test_any_text_never_raises",
+    "test_yaml_punctuation_never_raises",
+)
+
+
 def hypothesis(examples: int) -> bool:
+    """Each property in its own pytest run, so a long soak reports as it goes."""
     env = {
         **os.environ,
         "PINUP_HYPOTHESIS_PROFILE": "soak",
@@ -122,33 +133,46 @@ def hypothesis(examples: int) -> bool:
             [str(ROOT / "generator"), str(ROOT / "functions"), os.environ.get("PYTHONPATH", "")]
         ),
     }
-    start = time.perf_counter()
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-o",
-            "timeout=0",
-            str(ROOT / "tests" / "reliability" / "test_reliability_designmd.py"),
-            "-k",
-            "never_raise",
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    tail = (proc.stdout.strip().splitlines() or ["(no output)"])[-1]
-    print(
-        f"hypothesis soak: {examples} examples x 3 properties in {time.perf_counter() - start:.0f}s: {tail}"
-        f" -> {'OK' if proc.returncode == 0 else 'FAIL'}"
-    )
-    if proc.returncode:
-        print(proc.stdout[-4000:])
-    return proc.returncode == 0
+    passed = True
+    for name in PROPERTIES:
+        start, cpu = time.perf_counter(), children_cpu()
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-o",
+                "timeout=0",
+                f"{ROOT / 'tests' / 'reliability' / 'test_reliability_designmd.py'}::{name}",
+                "--hypothesis-show-statistics",
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        stats = [
+            line.strip(" -")
+            for line in proc.stdout.splitlines()
+            if "passing," in line or "Typical runtimes" in line or "Stopped because" in line
+        ]
+        print(
+            f"hypothesis {name}: {examples} examples asked, {time.perf_counter() - start:.0f}s wall, "
+            f"{children_cpu() - cpu:.0f}s CPU, load {os.getloadavg()[0]:.2f}: {'; '.join(stats)} "
+            f"-> {'OK' if proc.returncode == 0 else 'FAIL'}",
+            flush=True,
+        )
+        if proc.returncode:
+            passed = False
+            print(proc.stdout[-6000:], flush=True)
+    return passed
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -157,8 +181,12 @@ def main() -> None:
     parser.add_argument("-c", type=int, default=128)
     parser.add_argument("--examples", type=int, default=10_000)
     parser.add_argument("--disk", action="store_true", help="keep the store on disk, not tmpfs")
-    parser.add_argument("--skip-hypothesis", action="store_true")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--skip-hypothesis", action="store_true")
+    which.add_argument("--only-hypothesis", action="store_true", help="run only the DESIGN.md properties")
     args = parser.parse_args()
+    if args.only_hypothesis:
+        sys.exit(0 if hypothesis(args.examples) else 1)
     workdir = Path(tempfile.mkdtemp(prefix="pinup-soak-build-"))
     try:
         template = build_workspace(workdir)
