@@ -1,7 +1,7 @@
 """Soak run of the reliability battery at full size (tests/reliability runs it small in CI).
 
     .venv/bin/python bench/soak.py [-n 10000] [-c 128] [--examples 10000] [--disk]
-        [--skip-hypothesis | --only-hypothesis]
+        [--skip-hypothesis | --only-hypothesis | --only-lint]
 
 1. load: N regenerate submissions at concurrency C against a real `pinup serve` -> exactly N
    files, 0 5xx, every acknowledged id once; prints req/s, p50, p99.
@@ -10,6 +10,8 @@
 3. hypothesis: the DESIGN.md properties of tests/reliability with the `soak` profile
    (10,000 examples each by default): never raises, bounded time. --only-hypothesis runs
    just this part (one pytest run per property, each reported as it ends).
+4. lint: the seven 1 MB DESIGN.md shapes of tests/reliability, each linted (plain and
+   --extended) in under 1 s of CPU, with the ratio to the example DESIGN.md (--only-lint).
 
 The store is on tmpfs (/dev/shm) unless --disk: the soak is about correctness under
 concurrency; bench/feedback_load.py measures the disk-bound rate.
@@ -175,6 +177,39 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def lint_megabyte(runs: int = 3) -> bool:
+    """#12's bound as a figure: each 1 MB shape of tests/reliability linted (`run`, plain and
+    --extended) in under a second of CPU; best of `runs`, with the ratio to the example DESIGN.md."""
+    from test_reliability_designmd import SHAPES
+
+    from pinup.designmd.lint import run
+
+    def best(text: str, extended: bool, n: int) -> float:
+        times = []
+        for _ in range(n):
+            start = time.process_time()
+            run(text, extended=extended)
+            times.append(time.process_time() - start)
+        return min(times)
+
+    example = (ROOT / "site_src" / "DESIGN.md").read_text(encoding="utf-8")
+    ok = True
+    for extended in (False, True):
+        base = best(example, extended, 20)
+        label = "extended" if extended else "plain"
+        print(f"lint 1 MB ({label}): baseline site_src/DESIGN.md {base * 1000:.1f} ms CPU", flush=True)
+        for name, text in SHAPES.items():
+            cpu = best(text, extended, runs)
+            ok = ok and cpu < 1.0
+            print(
+                f"  {name:14} {len(text) / 1e6:.2f} MB: {cpu * 1000:6.0f} ms CPU = {cpu / base:5.0f}x the example"
+                f" -> {'OK' if cpu < 1.0 else 'OVER 1 s'}",
+                flush=True,
+            )
+    print(f"load {os.getloadavg()[0]:.2f}")
+    return ok
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-n", type=int, default=10_000)
@@ -184,13 +219,17 @@ def main() -> None:
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--skip-hypothesis", action="store_true")
     which.add_argument("--only-hypothesis", action="store_true", help="run only the DESIGN.md properties")
+    which.add_argument("--only-lint", action="store_true", help="run only the 1 MB lint figures")
     args = parser.parse_args()
     if args.only_hypothesis:
         sys.exit(0 if hypothesis(args.examples) else 1)
+    if args.only_lint:
+        sys.exit(0 if lint_megabyte() else 1)
     workdir = Path(tempfile.mkdtemp(prefix="pinup-soak-build-"))
     try:
         template = build_workspace(workdir)
         results = [load(template, args.n, args.c, args.disk), crash(template, args.n, args.c, args.disk)]
+        results.append(lint_megabyte())
         if not args.skip_hypothesis:
             results.append(hypothesis(args.examples))
     finally:
