@@ -12,6 +12,7 @@ import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -240,3 +241,65 @@ def test_pinup_build_turns_every_regression_fixture_into_findings(path: Path, tm
     result = build_all(BuildOptions(src=src, out=tmp_path / "site"))
     assert (tmp_path / "site" / "index.html").is_file()
     assert result.report.summary.errors == sum(f.severity == "error" for f in result.report.findings)
+
+
+def test_a_variant_opened_on_its_own_is_as_sandboxed_as_in_its_frame(served: Served, browser: object) -> None:
+    """A variant's file is the designers' (or a model's) HTML: opened directly it must not act as
+    the server's origin (post feedback, read storage), while its scripts still run."""
+    from playwright.sync_api import Browser
+
+    assert isinstance(browser, Browser)
+    file = next(
+        p for p in (served.site / "boards" / BOARD).rglob("*.html") if p.name not in ("index.html", "results.html")
+    )
+    rel = file.relative_to(served.site).as_posix()
+    with httpx.Client(base_url=served.base) as http:
+        csp = http.get(f"/{rel}").headers["content-security-policy"]
+        assert csp.endswith("; sandbox allow-scripts"), csp
+        for own in (f"/boards/{BOARD}/", f"/boards/{BOARD}/index.html", f"/boards/{BOARD}/board.json", "/"):
+            assert "sandbox" not in http.get(own).headers["content-security-policy"], own
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto(f"{served.base}/{rel}")
+        page.wait_for_load_state("load")
+        assert page.evaluate("self.origin") == "null"
+        assert page.evaluate(
+            "(() => { try { localStorage.length; return 'open'; } catch (e) { return 'blocked'; } })()"
+        ) == ("blocked")
+        body = json.dumps(regenerate_body(served.site))
+        status = page.evaluate(
+            "async (body) => { try { const r = await fetch('/api/feedback', {method: 'POST', body,"
+            " headers: {'Content-Type': 'application/json'}}); return r.status; } catch (e) { return 0; } }",
+            body,
+        )
+        assert status in (0, 403), status
+        # in the board's frames, under the same policy, the variants' pin agent still works
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        page.goto(f"{served.base}/boards/{BOARD}/index.html")
+        page.wait_for_selector("#submit-btn")
+        frame = agent_frame(page, "b-map-first.html")
+        page.click(".pin-mode-btn[data-variant=B]")
+        rect = frame.evaluate(
+            "(() => { const r = document.querySelector('[data-pin=search]').getBoundingClientRect();"
+            " return [r.left + r.width / 2, r.top + r.height / 2]; })()"
+        )
+        screen = page.locator(".screen[data-variant=B]").bounding_box()
+        scale = float(page.get_attribute(".frame-wrap[data-variant=B]", "data-scale") or 1)
+        assert screen is not None
+        page.mouse.click(screen["x"] + rect[0] * scale, screen["y"] + rect[1] * scale)
+        page.wait_for_selector(".pin-editor[data-variant=B]:not([hidden])", timeout=10_000)
+    finally:
+        context.close()
+    assert not (served.store / BOARD).exists() or not list((served.store / BOARD).glob("*.json"))
+
+
+def agent_frame(page: Any, file: str) -> Any:
+    """The variant's frame once its pin agent is running (polled: the CSP forbids evaluated strings)."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        frame = next((f for f in page.frames if f.url.endswith(file)), None)
+        if frame is not None and frame.evaluate("window.__pinupAgent === true"):
+            return frame
+        page.wait_for_timeout(100)
+    raise AssertionError(f"no running agent in {file}")
