@@ -140,6 +140,8 @@ def test_payloads_in_every_field_stay_text_on_every_page(built: tuple[Path, Path
         post_everything(served.base, site)
     finally:
         served.stop()
+    logged = "\n".join(served.stderr_lines)
+    assert not [text for text in PAYLOADS if text[:20] in logged], "reviewer text in the server's log"
     for change, check in ((build_with_results, results_and_site), (next_round, earlier_items)):
         change(src, site)  # round 1's results page, then round 2's board with round 1's items
         served = start_serve(src, site, "--no-watch")
