@@ -1,6 +1,6 @@
 """Soak run of the reliability battery at full size (tests/reliability runs it small in CI).
 
-    .venv/bin/python bench/soak.py [-n 10000] [-c 128] [--examples 10000] [--disk]
+    .venv/bin/python bench/soak.py [-n 10000] [-c 128] [--examples 10000] [--site-examples 1000] [--disk]
         [--skip-hypothesis | --only-hypothesis | --only-lint]
 
 1. load: N regenerate submissions at concurrency C against a real `pinup serve` -> exactly N
@@ -9,7 +9,8 @@
    acknowledged id present and parseable, no temp files left.
 3. hypothesis: the DESIGN.md properties of tests/reliability with the `soak` profile
    (10,000 examples each by default): never raises, bounded time. --only-hypothesis runs
-   just this part (one pytest run per property, each reported as it ends).
+   just this part (one pytest run per property, each reported as it ends). The site-builder
+   property (a whole `pinup build` per example) runs --site-examples (1,000).
 4. lint: the seven 1 MB DESIGN.md shapes of tests/reliability, each linted (plain and
    --extended) in under 1 s of CPU, with the ratio to the example DESIGN.md (--only-lint).
 
@@ -118,25 +119,28 @@ def crash(template: Path, n: int, c: int, disk: bool) -> bool:
         shutil.rmtree(root, ignore_errors=True)
 
 
-PROPERTIES = (
-    "test_generated_documents_never_raise",
-    "test_any_text_never_raises",
-    "test_yaml_punctuation_never_raises",
+PROPERTIES = (  # (test file, property, how many examples: the DESIGN.md count or the site count)
+    ("test_reliability_designmd.py", "test_generated_documents_never_raise", "doc"),
+    ("test_reliability_designmd.py", "test_any_text_never_raises", "doc"),
+    ("test_reliability_designmd.py", "test_yaml_punctuation_never_raises", "doc"),
+    ("test_reliability_site_property.py", "test_generated_documents_always_build_a_site", "site"),
 )
 
 
-def hypothesis(examples: int) -> bool:
+def hypothesis(examples: int, site_examples: int) -> bool:
     """Each property in its own pytest run, so a long soak reports as it goes."""
     env = {
         **os.environ,
         "PINUP_HYPOTHESIS_PROFILE": "soak",
         "PINUP_HYPOTHESIS_EXAMPLES": str(examples),
+        "PINUP_SITE_EXAMPLES": str(site_examples),
         "PYTHONPATH": os.pathsep.join(
             [str(ROOT / "generator"), str(ROOT / "functions"), os.environ.get("PYTHONPATH", "")]
         ),
     }
     passed = True
-    for name in PROPERTIES:
+    for file, name, kind in PROPERTIES:
+        asked = examples if kind == "doc" else site_examples
         start, cpu = time.perf_counter(), children_cpu()
         proc = subprocess.run(
             [
@@ -148,7 +152,7 @@ def hypothesis(examples: int) -> bool:
                 "no:cacheprovider",
                 "-o",
                 "timeout=0",
-                f"{ROOT / 'tests' / 'reliability' / 'test_reliability_designmd.py'}::{name}",
+                f"{ROOT / 'tests' / 'reliability' / file}::{name}",
                 "--hypothesis-show-statistics",
             ],
             env=env,
@@ -161,7 +165,7 @@ def hypothesis(examples: int) -> bool:
             if "passing," in line or "Typical runtimes" in line or "Stopped because" in line
         ]
         print(
-            f"hypothesis {name}: {examples} examples asked, {time.perf_counter() - start:.0f}s wall, "
+            f"hypothesis {name}: {asked} examples asked, {time.perf_counter() - start:.0f}s wall, "
             f"{children_cpu() - cpu:.0f}s CPU, load {os.getloadavg()[0]:.2f}: {'; '.join(stats)} "
             f"-> {'OK' if proc.returncode == 0 else 'FAIL'}",
             flush=True,
@@ -215,6 +219,7 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=10_000)
     parser.add_argument("-c", type=int, default=128)
     parser.add_argument("--examples", type=int, default=10_000)
+    parser.add_argument("--site-examples", type=int, default=1_000, help="for the site-builder property")
     parser.add_argument("--disk", action="store_true", help="keep the store on disk, not tmpfs")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--skip-hypothesis", action="store_true")
@@ -222,7 +227,7 @@ def main() -> None:
     which.add_argument("--only-lint", action="store_true", help="run only the 1 MB lint figures")
     args = parser.parse_args()
     if args.only_hypothesis:
-        sys.exit(0 if hypothesis(args.examples) else 1)
+        sys.exit(0 if hypothesis(args.examples, args.site_examples) else 1)
     if args.only_lint:
         sys.exit(0 if lint_megabyte() else 1)
     workdir = Path(tempfile.mkdtemp(prefix="pinup-soak-build-"))
@@ -231,7 +236,7 @@ def main() -> None:
         results = [load(template, args.n, args.c, args.disk), crash(template, args.n, args.c, args.disk)]
         results.append(lint_megabyte())
         if not args.skip_hypothesis:
-            results.append(hypothesis(args.examples))
+            results.append(hypothesis(args.examples, args.site_examples))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     sys.exit(0 if all(results) else 1)
