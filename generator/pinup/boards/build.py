@@ -8,13 +8,12 @@ static host, from `pinup serve`, and opened straight from disk.
 from __future__ import annotations
 
 import base64
-import functools
 import hashlib
 import hmac
 import json
 import os
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pinup.boards.context import (
     DEVICE_WIDTHS,
@@ -26,6 +25,9 @@ from pinup.boards.context import (
 )
 from pinup.boards.limits import field_limits, schema_version, v2_fields
 from pinup.boards.spec import Board, BoardError, find_boards, load_board
+
+if TYPE_CHECKING:  # pragma: no cover
+    from jinja2 import Environment
 
 PACKAGE = Path(__file__).resolve().parent.parent
 TEMPLATES = PACKAGE / "templates" / "board"
@@ -86,29 +88,12 @@ def _fallback_theme(design: Any) -> str:
     )
 
 
-def _env(options: Any) -> Any:
+def _env(options: Any) -> Environment:
+    """The board area's environment (`pinup.templating`: `DIR/board/NAME`, then the packaged templates)."""
+    from pinup.templating import environment
+
     custom = getattr(options, "templates", None)
-    return _env_for(str(custom) if custom else "")
-
-
-@functools.lru_cache(maxsize=8)
-def _env_for(custom: str) -> Any:
-    """One environment per templates folder: Jinja caches compiled templates (and reloads edited ones),
-    so `pinup serve`'s rebuilds do not compile the board templates again each time."""
-    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
-
-    loaders = []
-    if custom and (Path(custom) / "board").is_dir():
-        loaders.append(FileSystemLoader(str(Path(custom) / "board")))
-    loaders.append(FileSystemLoader(str(TEMPLATES)))
-    return Environment(
-        loader=ChoiceLoader(loaders),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    return environment("board", str(TEMPLATES), str(custom) if custom else None)
 
 
 def _static(name: str) -> str:

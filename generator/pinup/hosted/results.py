@@ -13,11 +13,14 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
 from pinup.hosted.records import LoadedRecords, StoredRecord
+
+if TYPE_CHECKING:  # pragma: no cover
+    from jinja2 import Environment
 
 
 class Note(BaseModel):
@@ -313,21 +316,15 @@ def board_meta_from_manifest(
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "results"
 
 
-def _env(options: Any) -> Any:
-    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+def _env(options: Any) -> Environment:
+    """The results area's environment (`pinup.templating`: `DIR/results/NAME`, then the packaged templates).
 
-    loaders = []
+    Autoescape is on there: every reviewer string is user text.
+    """
+    from pinup.templating import environment
+
     custom = getattr(options, "templates", None)
-    if custom and (Path(custom) / "results").is_dir():
-        loaders.append(FileSystemLoader(str(Path(custom) / "results")))
-    loaders.append(FileSystemLoader(str(TEMPLATES)))
-    return Environment(
-        loader=ChoiceLoader(loaders),
-        autoescape=True,  # every reviewer string is user text
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    return environment("results", str(TEMPLATES), str(custom) if custom else None)
 
 
 FALLBACK_THEME = (
