@@ -287,10 +287,8 @@ def board_meta_from_src(src: Path, board: str) -> tuple[str | None, int | None, 
     folder = Path(src) / "boards" / board
     if not (folder / "board.yaml").is_file():
         return None
-    try:
-        from pinup.boards.spec import parse_board_yaml
-    except ImportError:  # pragma: no cover - boards workstream not installed
-        return None
+    from pinup.boards.spec import parse_board_yaml
+
     try:
         spec = parse_board_yaml(folder / "board.yaml")
     except Exception:  # a broken board.yaml is the build's error to report, not ours
