@@ -183,3 +183,14 @@ def test_plain_theme_has_no_material_classes(tmp_path: Path) -> None:
     assert not (out / "design-system" / "assets" / "material.css").exists()
     html = (out / "design-system" / "components" / "index.html").read_text("utf-8")
     assert 'class="admonition' not in html
+
+
+def test_plugin_builds_a_lone_surrogate(tmp_path: Path) -> None:
+    """A YAML-escaped lone surrogate (found by the site property of #12) is U+FFFD, not a crash."""
+    config = _project(tmp_path)
+    fixture = ROOT / "tests" / "reliability" / "fixtures" / "lone-surrogate.md"
+    (tmp_path / "DESIGN.md").write_text(fixture.read_text("utf-8"), "utf-8")
+    out = tmp_path / "site"
+    result = _mkdocs(config, out)
+    assert result.returncode == 0, result.stderr
+    assert "\ufffd" in (out / "design-system" / "downloads" / "tokens.css").read_text("utf-8")
