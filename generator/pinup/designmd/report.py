@@ -5,17 +5,10 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Any, Protocol
 
-
-class _FindingLike(Protocol):
-    severity: str
-    path: str | None
-    message: str
-    rule: str | None
-    line: int | None
-
-    def reference_dict(self) -> dict[str, Any]: ...
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def reference_finding(severity: str, path: str | None, message: str, rule: str | None) -> dict[str, Any]:

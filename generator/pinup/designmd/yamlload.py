@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
 
 from pinup.designmd.jsnum import js_number, js_parse_int
 from pinup.designmd.jsobject import js_order
+
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class YDict(dict):  # type: ignore[type-arg]
