@@ -13,6 +13,7 @@ import re
 
 from pinup.designmd.jsobject import js_order
 from pinup.designmd.yamlload import YamlError, load_block
+from pinup.designmd.yamlsimple import NOT_SIMPLE, load_simple
 
 TYPE_CHECKING = False  # typing costs `pinup lint` an import; mypy reads the block below
 if TYPE_CHECKING:
@@ -336,8 +337,10 @@ def _merge(doc: ParsedDocument, blocks: list[tuple[str, str, int]]) -> None:
     if doc.error is not None:
         return
     for label, yaml_text, offset in blocks:
+        value = load_simple(yaml_text, offset)  # plain front matter without importing PyYAML
         try:
-            value = load_block(yaml_text, offset)
+            if value is NOT_SIMPLE:
+                value = load_block(yaml_text, offset)
         except YamlError as exc:
             line = exc.line + offset if exc.line is not None else offset
             doc.error = ParseError("YAML_PARSE_ERROR", exc.message, line)
