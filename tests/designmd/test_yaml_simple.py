@@ -97,6 +97,7 @@ def test_the_subset_and_what_falls_outside_it() -> None:
     assert _check("description: |\n  one\n  two\nname: x")
     assert _check("2: b\n1: a\nc: #comment\n")  # integer-like keys first, a comment is no value
     assert _check("a: one\n  two\n  three\nb: yes")
+    assert _check("\"050\": a\n50: b\n'x y': c")  # quoted keys stay strings
     for outside in [
         "a: [1, [2]]",
         "a:\n  - x",
@@ -124,6 +125,14 @@ PIECES = [
     '  primary: "#0b57d0"',
     "  on-primary: #fff",
     "  2: x",
+    '  "2": quoted',
+    '  "050": "#fafafa"',
+    "  '1e3': single",
+    '  "a b": spaced',
+    '  "": empty',
+    '  "x":y',
+    '  "x" : y',
+    '  "a\\"b": escaped',
     "  10: y",
     "  true: z",
     "  null: n",

@@ -19,8 +19,8 @@ TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` sta
 if TYPE_CHECKING:
     from typing import Any
 
-#: a plain key directly followed by `:` and then a space or the end of the line
-_KEY = re.compile(r"( *)([A-Za-z0-9_][A-Za-z0-9_.-]{0,200}):(?: +|\Z)")
+#: a plain (or quoted, without escapes) key directly followed by `:` and then a space or the end of the line
+_KEY = re.compile(r"""( *)(?:([A-Za-z0-9_][A-Za-z0-9_.-]{0,200})|"([^"\\]{0,200})"|'([^']{0,200})'):(?: +|\Z)""")
 _DOUBLE = re.compile(r'"([^"\\]*)"(?: +#.*| *)\Z')
 _SINGLE = re.compile(r"'([^']*)'(?: +#.*| *)\Z")
 _BLOCK = re.compile(r"([>|])(-?) *\Z")
@@ -142,7 +142,10 @@ def load_simple(text: str, line_offset: int = 0) -> Any:
         if not stack or stack[-1][0] != indent:
             return NOT_SIMPLE  # an indentation between two levels: a YAML error
         _, mapping, seen = stack[-1]
-        key_value = resolve_plain(match.group(2))
+        plain_key, double_key, single_key = match.group(2, 3, 4)
+        key_value = (
+            resolve_plain(plain_key) if plain_key is not None else double_key if double_key is not None else single_key
+        )
         ident = dup_identity(key_value)
         key = key_string(key_value)
         if ident in seen or key in mapping:
