@@ -21,26 +21,36 @@ def reference_finding(severity: str, path: str | None, message: str, rule: str |
     return out
 
 
-_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
-_LONE = re.compile("[\ud800-\udfff]")
+# patterns, not compiled ones: `re` compiles (and caches) them on first use, which only text with
+# surrogates needs, so a plain `pinup lint` does not pay for compiling them
+_PAIR = "[\ud800-\udbff][\udc00-\udfff]"
+_LONE = "[\ud800-\udfff]"
+
+
+def _has_surrogates(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # UTF-8 refuses exactly the surrogates
+        return True
+    return False
 
 
 def _join_pairs(text: str) -> str:
-    return _PAIR.sub(lambda m: m.group(0).encode("utf-16", "surrogatepass").decode("utf-16"), text)
+    return re.sub(_PAIR, lambda m: m.group(0).encode("utf-16", "surrogatepass").decode("utf-16"), text)
 
 
 def json_safe(text: str) -> str:
     """Surrogates as JavaScript's `JSON.stringify` writes them: pairs joined, lone ones as `\\udxxx`."""
-    if not _LONE.search(text):
+    if not _has_surrogates(text):
         return text
-    return _LONE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", _join_pairs(text))
+    return re.sub(_LONE, lambda m: f"\\u{ord(m.group(0)):04x}", _join_pairs(text))
 
 
 def text_safe(text: str) -> str:
     """Surrogates as Node writes them to UTF-8 output: pairs joined, lone ones as U+FFFD."""
-    if not _LONE.search(text):
+    if not _has_surrogates(text):
         return text
-    return _LONE.sub("\ufffd", _join_pairs(text))
+    return re.sub(_LONE, "\ufffd", _join_pairs(text))
 
 
 def dumps(data: Any) -> str:

@@ -26,8 +26,7 @@ _SINGLE = re.compile(r"'([^']*)'(?: +#.*| *)\Z")
 _BLOCK = re.compile(r"([>|])(-?) *\Z")
 #: a one-line flow sequence of quoted strings and plain words: `["#fff", "#000"]`, `[light, dark]`
 _ITEM = r"\"([^\"\\]*)\"|'([^']*)'|([A-Za-z0-9_.+-][A-Za-z0-9_.%+-]*)"
-_FLOW = re.compile(rf"\[((?: *(?:{_ITEM})(?: *, *(?:{_ITEM}))*)? *)\](?: +#.*| *)\Z")
-_FLOW_ITEM = re.compile(_ITEM)
+_FLOW = rf"\[((?: *(?:{_ITEM})(?: *, *(?:{_ITEM}))*)? *)\](?: +#.*| *)\Z"  # compiled on first use
 #: characters libyaml reads as something other than plain text (or rejects); their blocks go the long way
 _ASCII_ODD = re.compile("[^\n\x20-\x7e]")
 _ODD_PATTERN = "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010fffd]"
@@ -63,12 +62,12 @@ def _continuation(text: str) -> str | None:
 
 def _flow_sequence(text: str, number: int) -> Any:
     """A one-line flow sequence of scalars (as a `YList`), or `NOT_SIMPLE`."""
-    match = _FLOW.match(text)
+    match = re.match(_FLOW, text)
     if match is None:
         return NOT_SIMPLE
     out = YList()
     out.line = number
-    for item in _FLOW_ITEM.finditer(match.group(1)):
+    for item in re.finditer(_ITEM, match.group(1)):
         double, single, plain = item.groups()
         out.append(resolve_plain(plain) if plain is not None else double if double is not None else single)
         out.item_lines.append(number)
