@@ -10,6 +10,10 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pinup.output import FolderSink
 
 
 @dataclass
@@ -83,10 +87,10 @@ def _render_all(
 
 
 def write_gallery(
-    writer,
+    writer: FolderSink,
     brands: list[Brand],
     *,
-    fonts: str = "system",  # type: ignore[no-untyped-def]
+    fonts: str = "system",
     progress: Callable[[str, int, int], None] | None = None,
     jobs: int = 1,
 ) -> list[dict[str, object]]:
@@ -129,15 +133,22 @@ def write_gallery(
     index_key.update(code_fingerprint().encode())
     if writer.reuse("gallery-index", index_key.hexdigest()) is None:
         from pinup.designmd.model import DesignSystem
-        from pinup.docsite.render import STATIC_ASSETS, render_template, static_asset
+        from pinup.docsite.render import STATIC_ASSETS, static_asset
+        from pinup.templating import PACKAGE_TEMPLATES, environment
         from pinup.theme import theme_css
 
         with writer.group("gallery-index", index_key.hexdigest()):
             writer.write_text("assets/theme.css", theme_css(DesignSystem(), fonts="system"))
             for name in STATIC_ASSETS:
                 writer.write_bytes(f"assets/{name}", static_asset(name))
-            writer.write_text("index.html", render_template("gallery.html", {"brands": cards_list}))
+            index = environment("gallery", str(PACKAGE_TEMPLATES / "gallery")).get_template("index.html")
+            writer.write_text("index.html", index.render(brands=cards_list))
     return cards_list
+
+
+def _count(value: object) -> int:
+    """A card's error count (cards kept from the last build come back from JSON as plain objects)."""
+    return value if isinstance(value, int) else 0
 
 
 def build_gallery(
@@ -156,7 +167,7 @@ def build_gallery(
     result = GalleryResult(brands=list_brands(root))
     with OutputWriter(out, clean=clean) as writer:
         cards = write_gallery(writer, result.brands, fonts=fonts, progress=progress, jobs=jobs)
-    result.errors = {str(c["slug"]): int(c.get("errors", 0)) for c in cards}  # type: ignore[call-overload]
+    result.errors = {str(c["slug"]): _count(c.get("errors")) for c in cards}
     result.written, result.skipped = writer.written, writer.skipped
     result.seconds = time.perf_counter() - started
     return result
