@@ -198,3 +198,41 @@ def test_agrees_on_random_blocks() -> None:
         text = "\n".join(rng.choice(PIECES) for _ in range(rng.randrange(1, 12)))
         answered += _check(text, rng.randrange(0, 5))
     assert answered > 300
+
+
+VALUES = ['"#fff"', "'x y'", "12px", "1.5", "-0.02em", "Inter, sans-serif", "true", "null", "~", "0x10"]
+VALUES += ["[a, 'b', \"c\"]", "[]", "a #c", "x:y", "{colors.primary}", '"{colors.primary}"', '"a" # c', "yes"]
+VALUES += ["1e3", ".5", "+1", "-", "a - b", "é ü", "😀", "a\u00a0b", "| x"]
+KEYS = ["primary", "on-primary", "2", "10", '"050"', "'a b'", "fontFamily", "x.y", "true", "1e2", "_p"]
+
+
+def _nested(rng: random.Random, depth: int, indent: int, out: list[str]) -> None:
+    """Random nested front matter: mappings, block scalars, multi-line plain values, comments."""
+    for _ in range(rng.randrange(1, 5)):
+        key, pad, roll = rng.choice(KEYS) + str(rng.randrange(3)), " " * indent, rng.random()
+        if roll < 0.05:
+            out.append(pad + "# comment")
+        if roll < 0.25 and depth < 4:
+            out.append(f"{pad}{key}:" + rng.choice(["", " ", "  # c"]))
+            _nested(rng, depth + 1, indent + rng.choice([1, 2, 4]), out)
+        elif roll < 0.32:
+            out.append(f"{pad}{key}: " + rng.choice([">-", ">", "|", "|-"]))
+            width = indent + rng.choice([1, 2, 3])
+            out += [" " * width + rng.choice(["text here", "a: b", "# no comment", "x  "]) for _ in range(2)]
+        elif roll < 0.36:
+            out.append(f"{pad}{key}: word")
+            out.append(" " * (indent + rng.choice([1, 2])) + rng.choice(["more words", "and: more", "- x"]))
+        else:
+            out.append(f"{pad}{key}: {rng.choice(VALUES)}")
+        if rng.random() < 0.05:
+            out.append(rng.choice(["", "   "]))
+
+
+def test_agrees_on_random_nested_front_matter() -> None:
+    rng = random.Random(12)
+    answered = 0
+    for _ in range(1500):
+        out: list[str] = []
+        _nested(rng, 0, 0, out)
+        answered += _check("\n".join(out), rng.randrange(3))
+    assert answered > 200
