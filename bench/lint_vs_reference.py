@@ -115,6 +115,13 @@ def main() -> int:
             files += [corpus / n for n in ("full-ok.md", "refs.md", "colors-syntax.md") if (corpus / n).exists()]
             files.append(big_design_md(Path(tmp) / "big-DESIGN.md"))
         env = python_env(str(Path(tmp) / "pycache"))
+        node = subprocess.run(["node", "--version"], capture_output=True, text=True, check=False).stdout.strip()
+        print(
+            f"pinup: {PINUP} with its bytecode cached (PYTHONPYCACHEPREFIX, warmed), as a wheel install runs; "
+            f"reference: {REFERENCE.name} under Node {node or '?'} "
+            f"(NODE_COMPILE_CACHE {os.environ.get('NODE_COMPILE_CACHE', 'unset')}); load average "
+            + " ".join(f"{x:.2f}" for x in os.getloadavg())
+        )
         for warm in files[:1]:  # warm the OS caches (and pinup's bytecode cache) for both runtimes
             for _ in range(2):
                 time_once([str(PINUP), "lint", str(warm)], env)
@@ -157,6 +164,7 @@ def main() -> int:
                 f"{cpu / ref_cpu:.2f}x CPU)"
             )
             shutil.rmtree(folder, ignore_errors=True)
+    print("load average at the end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     return 0
 
 

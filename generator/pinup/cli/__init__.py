@@ -10,7 +10,10 @@ itself is in `pinup.cli.group`; `cli` and `feedback_group` are importable from h
 from __future__ import annotations
 
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
+if TYPE_CHECKING:
+    from typing import Any
 
 #: command name -> "module:attribute"; the module is imported on first use.
 COMMANDS: dict[str, str] = {

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import NoReturn
+
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 LINT_FORMATS = ("json", "markdown", "md", "text")
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
-from typing import Any
 
 from pinup.designmd.colors import CssColor, parse_css_color
 from pinup.designmd.dimensions import STANDARD_UNITS, Dim, is_reference, parse_dimension, parse_unitless
@@ -27,6 +25,10 @@ from pinup.designmd.sections import (
     TYPOGRAPHY_PROPERTIES,
 )
 from pinup.designmd.yamlload import js_string
+
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
+if TYPE_CHECKING:
+    from typing import Any
 
 _SCHEMA = frozenset(SCHEMA_KEYS)
 _TYPO_PROPS = frozenset(TYPOGRAPHY_PROPERTIES)
@@ -73,36 +75,44 @@ class Typo:
         return out
 
 
-@dataclass
 class Comp:
-    properties: dict[str, Any] = field(default_factory=dict)
-    raw: dict[str, Any] = field(default_factory=dict)
-    unresolved: list[Any] = field(default_factory=list)
+    """A component: its valid properties, its raw entries and the references it could not resolve.
+
+    This and `Model` are plain classes, not dataclasses: importing dataclasses costs `pinup lint`
+    start-up time.
+    """
+
+    __slots__ = ("properties", "raw", "unresolved")
+
+    def __init__(self) -> None:
+        self.properties: dict[str, Any] = {}
+        self.raw: dict[str, Any] = {}
+        self.unresolved: list[Any] = []
 
 
-@dataclass
 class Model:
     """The reference's design-system model plus source lines."""
 
-    name: str | None = None
-    description: str | None = None
-    version: str | None = None
-    omitted: list[dict[str, str]] | None = None
-    colors: dict[str, CssColor] = field(default_factory=dict)
-    typography: dict[str, Typo] = field(default_factory=dict)
-    rounded: dict[str, Dim] = field(default_factory=dict)
-    spacing: dict[str, Dim] = field(default_factory=dict)
-    components: dict[str, Comp] = field(default_factory=dict)
-    symbols: dict[str, Any] = field(default_factory=dict)
-    raw_tokens: dict[str, Any] = field(default_factory=dict)
-    unknown_keys: list[str] = field(default_factory=list)
-    unknown_values: dict[str, Any] = field(default_factory=dict)
-    sections: list[Heading] = field(default_factory=list)
-    lines: dict[str, int] = field(default_factory=dict)
-    crashed: bool = False
-    source_lines: list[str] = field(default_factory=list)  # the document, for prose checks
-    body_start: int = 0  # index of the first line after the front matter
-    modes: ModeState = field(default_factory=ModeState)  # filled only when modes were asked for
+    def __init__(self) -> None:
+        self.name: str | None = None
+        self.description: str | None = None
+        self.version: str | None = None
+        self.omitted: list[dict[str, str]] | None = None
+        self.colors: dict[str, CssColor] = {}
+        self.typography: dict[str, Typo] = {}
+        self.rounded: dict[str, Dim] = {}
+        self.spacing: dict[str, Dim] = {}
+        self.components: dict[str, Comp] = {}
+        self.symbols: dict[str, Any] = {}
+        self.raw_tokens: dict[str, Any] = {}
+        self.unknown_keys: list[str] = []
+        self.unknown_values: dict[str, Any] = {}
+        self.sections: list[Heading] = []
+        self.lines: dict[str, int] = {}
+        self.crashed = False
+        self.source_lines: list[str] = []  # the document, for prose checks
+        self.body_start = 0  # index of the first line after the front matter
+        self.modes = ModeState()  # filled only when modes were asked for
 
 
 class BuildCrash(Exception):
@@ -487,7 +497,8 @@ def build_model(doc: ParsedDocument, *, modes: bool = False) -> tuple[Model, lis
 
 
 def _crashed(doc: ParsedDocument, partial: Model, message: str) -> tuple[Model, list[RawFinding]]:
-    model = Model(crashed=True, lines=dict(partial.lines))
+    model = Model()
+    model.crashed, model.lines = True, dict(partial.lines)
     line = None
     # point at the entry that made the builder throw
     for group in ("typography", "components"):

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
+    from typing import Any
+
     from pinup.designmd.model import Color
 
 MAX_COLOR_MIX_DEPTH = 32

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from pinup.designmd.jsnum import js_number
+
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
+if TYPE_CHECKING:
+    from typing import Any
 
 #: every CSS unit the reference accepts in a dimension (case-sensitive).
 CSS_UNITS = frozenset(

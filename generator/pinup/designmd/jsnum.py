@@ -74,15 +74,20 @@ def js_number(value: float | int) -> str:
 
 
 def to_fixed(value: float, digits: int) -> str:
-    """JavaScript `Number.prototype.toFixed`: rounds the exact binary value, ties away from zero."""
-    from decimal import ROUND_HALF_UP, Decimal
+    """JavaScript `Number.prototype.toFixed`: rounds the exact binary value, ties away from zero.
 
+    Exact integer arithmetic on the float's ratio (not `decimal`, whose import costs `pinup lint`
+    start-up time); a result that rounds to zero is written without its minus sign.
+    """
     if math.isnan(value):
         return "NaN"
     if math.isinf(value) or abs(value) >= 1e21:
         return js_number(value)
-    quantum = Decimal(1).scaleb(-digits)
-    text = format(Decimal(value).quantize(quantum, rounding=ROUND_HALF_UP), "f")
-    if text.startswith("-") and Decimal(text) == 0:
-        text = text[1:]
-    return text
+    numerator, denominator = abs(value).as_integer_ratio()
+    units, rest = divmod(numerator * 10**digits, denominator)
+    if 2 * rest >= denominator:
+        units += 1
+    text = str(units).rjust(digits + 1, "0")
+    if digits:
+        text = text[:-digits] + "." + text[-digits:]
+    return "-" + text if value < 0 and units else text

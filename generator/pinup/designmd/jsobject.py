@@ -7,7 +7,10 @@ insertion order. The YAML loader, the parser and the JSON writer all need it, so
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
+if TYPE_CHECKING:
+    from typing import Any
 
 _INDEX = re.compile(r"(?:0|[1-9][0-9]*)")
 _DIGITS = frozenset("0123456789")

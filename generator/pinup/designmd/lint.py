@@ -8,12 +8,12 @@ Malformed input never raises: it becomes findings.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 from pinup.designmd.builder import Model, RawFinding, build_model
 from pinup.designmd.parser import ParsedDocument, parse_document
 from pinup.designmd.result import LintResult as LintResult  # re-exported: callers import it from here
 
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
     from pinup.designmd.model import LintReport
     from pinup.designmd.rules.base import Rule
@@ -46,7 +46,8 @@ def run(text: str, *, extended: bool = False, rules: list[Rule] | None = None, m
 
     doc = parse_document(text)
     if doc.error is not None:
-        model = Model(sections=doc.headings, source_lines=doc.lines, body_start=doc.body_start)
+        model = Model()
+        model.sections, model.source_lines, model.body_start = doc.headings, doc.lines, doc.body_start
         finding = RawFinding("warning", None, doc.error.message, None, doc.error.line)
         findings = [finding]
         if extended:

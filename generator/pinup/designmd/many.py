@@ -14,10 +14,12 @@ others are still linted.
 
 from __future__ import annotations
 
-from typing import TextIO
-
 from pinup.designmd import report
 from pinup.designmd.lint import ReadError, read_source, run
+
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
+if TYPE_CHECKING:
+    from typing import TextIO
 
 SEVERITIES = ("errors", "warnings", "infos")
 

@@ -20,49 +20,60 @@ Values that are not valid are left for the `mode-value` rule to report.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 from pinup.designmd.colors import CssColor, parse_css_color
 from pinup.designmd.dimensions import Dim, is_reference, parse_dimension
 from pinup.designmd.sections import MAX_REFERENCE_DEPTH
+
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
+if TYPE_CHECKING:
+    from typing import Any
 
 IMPLICIT_THEMES = ("light", "dark")
 MODE_GROUPS = ("colors", "rounded", "spacing")
 DARK_SUFFIX = "-dark"
 
 
-@dataclass
 class ModeSpec:
-    """The modes a document declares (or the implicit light/dark pair) and its default mode."""
+    """The modes a document declares (or the implicit light/dark pair) and its default mode.
 
-    themes: list[str]
-    default: str
-    declared: bool
+    This and the two classes below are plain classes, not dataclasses: importing dataclasses
+    costs `pinup lint` start-up time.
+    """
+
+    __slots__ = ("themes", "default", "declared")
+
+    def __init__(self, themes: list[str], default: str, declared: bool) -> None:
+        self.themes = themes
+        self.default = default
+        self.declared = declared
 
 
-@dataclass
 class ModeEntry:
     """One token's value in one non-default mode, as written, with its source line."""
 
-    raw: Any
-    line: int | None
-    source: str  # "object" (a {light, dark} value) or "sibling" (a `-dark` token)
+    __slots__ = ("raw", "line", "source")
+
+    def __init__(self, raw: Any, line: int | None, source: str) -> None:
+        self.raw = raw
+        self.line = line
+        self.source = source  # "object" (a {light, dark} value) or "sibling" (a `-dark` token)
 
 
-@dataclass
 class ModeState:
     """Everything the model keeps about modes (empty when modes were not asked for)."""
 
-    spec: ModeSpec | None = None
-    # 'colors.surface' -> mode -> value as written (non-default modes only)
-    raw: dict[str, dict[str, ModeEntry]] = field(default_factory=dict)
-    # problems found while reading mode objects: (path, message, line)
-    problems: list[tuple[str, str, int | None]] = field(default_factory=list)
-    # mode -> 'colors.surface' -> resolved CssColor | Dim (non-default modes only)
-    values: dict[str, dict[str, Any]] = field(default_factory=dict)
-    # 'colors.surface-dark' -> 'colors.surface'
-    siblings: dict[str, str] = field(default_factory=dict)
+    __slots__ = ("spec", "raw", "problems", "values", "siblings")
+
+    def __init__(self) -> None:
+        self.spec: ModeSpec | None = None
+        # 'colors.surface' -> mode -> value as written (non-default modes only)
+        self.raw: dict[str, dict[str, ModeEntry]] = {}
+        # problems found while reading mode objects: (path, message, line)
+        self.problems: list[tuple[str, str, int | None]] = []
+        # mode -> 'colors.surface' -> resolved CssColor | Dim (non-default modes only)
+        self.values: dict[str, dict[str, Any]] = {}
+        # 'colors.surface-dark' -> 'colors.surface'
+        self.siblings: dict[str, str] = {}
 
 
 def mode_spec(data: dict[str, Any]) -> ModeSpec:

@@ -10,11 +10,14 @@ line of every key.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
 
 from pinup.designmd.jsobject import js_order
 from pinup.designmd.yamlload import YamlError, load_block
+from pinup.designmd.yamlsimple import NOT_SIMPLE, load_simple
+
+TYPE_CHECKING = False  # typing costs `pinup lint` an import; mypy reads the block below
+if TYPE_CHECKING:
+    from typing import Any
 
 _FENCE = re.compile(r"^---[ \t]*\Z")
 _LINE_SPLIT = re.compile(r"\r\n|\r|\n")
@@ -36,34 +39,40 @@ def js_trim(text: str) -> str:
     return text.strip(JS_WHITESPACE)
 
 
-@dataclass
 class Heading:
-    text: str
-    line: int  # 1-based line of the heading's first line
-    end: int  # 1-based line after the heading (exclusive end)
+    """An H2 heading (plain class, not a dataclass: dataclasses costs `pinup lint` its import)."""
+
+    __slots__ = ("text", "line", "end")
+
+    def __init__(self, text: str, line: int, end: int) -> None:
+        self.text = text
+        self.line = line  # 1-based line of the heading's first line
+        self.end = end  # 1-based line after the heading (exclusive end)
 
 
-@dataclass
 class ParseError:
     """A recoverable parse failure: the whole lint result is one warning."""
 
-    code: str  # NO_YAML_FOUND | YAML_PARSE_ERROR | DUPLICATE_SECTION | DOCUMENT_TOO_LARGE
-    message: str
-    line: int | None = None
+    __slots__ = ("code", "message", "line")
+
+    def __init__(self, code: str, message: str, line: int | None = None) -> None:
+        self.code = code  # NO_YAML_FOUND | YAML_PARSE_ERROR | DUPLICATE_SECTION | DOCUMENT_TOO_LARGE
+        self.message = message
+        self.line = line
 
 
-@dataclass
 class ParsedDocument:
     """What the parser hands the model builder."""
 
-    data: dict[str, Any] = field(default_factory=dict)
-    key_lines: dict[str, int] = field(default_factory=dict)  # top-level key -> line
-    keys: list[str] = field(default_factory=list)  # source-map order of top-level keys
-    headings: list[Heading] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
-    body_start: int = 0  # 0-based index of the first line after the front matter
-    first_block_line: int | None = None  # 1-based line where the first YAML block opens
-    error: ParseError | None = None
+    def __init__(self, lines: list[str] | None = None) -> None:
+        self.data: dict[str, Any] = {}
+        self.key_lines: dict[str, int] = {}  # top-level key -> line
+        self.keys: list[str] = []  # source-map order of top-level keys
+        self.headings: list[Heading] = []
+        self.lines: list[str] = lines if lines is not None else []
+        self.body_start = 0  # 0-based index of the first line after the front matter
+        self.first_block_line: int | None = None  # 1-based line where the first YAML block opens
+        self.error: ParseError | None = None
 
 
 def split_lines(text: str) -> list[str]:
@@ -328,8 +337,10 @@ def _merge(doc: ParsedDocument, blocks: list[tuple[str, str, int]]) -> None:
     if doc.error is not None:
         return
     for label, yaml_text, offset in blocks:
+        value = load_simple(yaml_text, offset)  # plain front matter without importing PyYAML
         try:
-            value = load_block(yaml_text, offset)
+            if value is NOT_SIMPLE:
+                value = load_block(yaml_text, offset)
         except YamlError as exc:
             line = exc.line + offset if exc.line is not None else offset
             doc.error = ParseError("YAML_PARSE_ERROR", exc.message, line)

@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
-from typing import Any, Protocol
 
-
-class _FindingLike(Protocol):
-    severity: str
-    path: str | None
-    message: str
-    rule: str | None
-    line: int | None
-
-    def reference_dict(self) -> dict[str, Any]: ...
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def reference_finding(severity: str, path: str | None, message: str, rule: str | None) -> dict[str, Any]:
@@ -29,36 +21,70 @@ def reference_finding(severity: str, path: str | None, message: str, rule: str |
     return out
 
 
-_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
-_LONE = re.compile("[\ud800-\udfff]")
+# patterns, not compiled ones: `re` compiles (and caches) them on first use, which only text with
+# surrogates needs, so a plain `pinup lint` does not pay for compiling them
+_PAIR = "[\ud800-\udbff][\udc00-\udfff]"
+_LONE = "[\ud800-\udfff]"
+
+
+def _has_surrogates(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # UTF-8 refuses exactly the surrogates
+        return True
+    return False
 
 
 def _join_pairs(text: str) -> str:
-    return _PAIR.sub(lambda m: m.group(0).encode("utf-16", "surrogatepass").decode("utf-16"), text)
+    return re.sub(_PAIR, lambda m: m.group(0).encode("utf-16", "surrogatepass").decode("utf-16"), text)
 
 
 def json_safe(text: str) -> str:
     """Surrogates as JavaScript's `JSON.stringify` writes them: pairs joined, lone ones as `\\udxxx`."""
-    if not _LONE.search(text):
+    if not _has_surrogates(text):
         return text
-    return _LONE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", _join_pairs(text))
+    return re.sub(_LONE, lambda m: f"\\u{ord(m.group(0)):04x}", _join_pairs(text))
 
 
 def text_safe(text: str) -> str:
     """Surrogates as Node writes them to UTF-8 output: pairs joined, lone ones as U+FFFD."""
-    if not _LONE.search(text):
+    if not _has_surrogates(text):
         return text
-    return _LONE.sub("\ufffd", _join_pairs(text))
+    return re.sub(_LONE, "\ufffd", _join_pairs(text))
 
 
 def dumps(data: Any) -> str:
     """`JSON.stringify(data, null, 2)` plus the newline `console.log` adds."""
+    import json
+
     return json_safe(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 def to_json(findings: list[Any], summary: dict[str, int]) -> str:
-    """`JSON.stringify(report, null, 2)` plus the newline `console.log` adds."""
-    return dumps({"findings": [f.reference_dict() for f in findings], "summary": summary})
+    """`JSON.stringify(report, null, 2)` plus the newline `console.log` adds.
+
+    Written by hand (strings and integers are all a report holds), so `pinup lint` need not import
+    `json`; it gives what `dumps` gives, byte for byte (a test compares them).
+    """
+    out = ['{\n  "findings": [']
+    for index, finding in enumerate(findings):
+        fields = ",\n".join(f"      {_string(k)}: {_string(v)}" for k, v in finding.reference_dict().items())
+        out.append(("," if index else "") + "\n    {\n" + fields + "\n    }")
+    out.append("\n  ],\n" if findings else "],\n")
+    counts = ",\n".join(f"    {_string(k)}: {int(v)}" for k, v in summary.items())
+    out.append('  "summary": {\n' + counts + "\n  }\n}\n")
+    return json_safe("".join(out))
+
+
+_ESCAPE = re.compile(r'[\x00-\x1f\\"]')
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _string(text: str) -> str:
+    """A JSON string literal as `json.dumps(..., ensure_ascii=False)` writes it."""
+    if _ESCAPE.search(text) is None:
+        return f'"{text}"'
+    return '"' + _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(0)) or f"\\u{ord(m.group(0)):04x}", text) + '"'
 
 
 def to_markdown(findings: list[Any], summary: dict[str, int]) -> str:

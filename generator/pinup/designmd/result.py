@@ -5,20 +5,22 @@ Its own module so that convert.py need not import lint.py, which imports convert
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
+if TYPE_CHECKING:
+    from pinup.designmd.builder import Model, RawFinding
+    from pinup.designmd.parser import ParsedDocument
 
-from pinup.designmd.builder import Model, RawFinding
-from pinup.designmd.parser import ParsedDocument
 
-
-@dataclass
 class LintResult:
-    """The light-weight result of one lint run."""
+    """The light-weight result of one lint run (a plain class: dataclasses costs start-up time)."""
 
-    doc: ParsedDocument
-    model: Model
-    findings: list[RawFinding]
-    source: str
+    __slots__ = ("doc", "model", "findings", "source")
+
+    def __init__(self, doc: ParsedDocument, model: Model, findings: list[RawFinding], source: str) -> None:
+        self.doc = doc
+        self.model = model
+        self.findings = findings
+        self.source = source
 
     @property
     def summary(self) -> dict[str, int]:

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
 
 from pinup.designmd.jsnum import js_number, js_parse_int
 from pinup.designmd.jsobject import js_order
+
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class YDict(dict):  # type: ignore[type-arg]
@@ -111,18 +114,20 @@ def js_string(value: Any) -> str:
     return str(value)
 
 
-def _key_string(value: Any) -> str:
+def key_string(value: Any) -> str:
+    """A mapping key as the `yaml` library turns it into a JavaScript property name."""
     if value is None:
         return ""
     if isinstance(value, list):
-        return "[ " + ", ".join(_key_string(v) for v in value) + " ]" if value else "[]"
+        return "[ " + ", ".join(key_string(v) for v in value) + " ]" if value else "[]"
     if isinstance(value, dict):
-        inner = ", ".join(f"{_key_string(k)}: {_key_string(v)}" for k, v in value.items())
+        inner = ", ".join(f"{key_string(k)}: {key_string(v)}" for k, v in value.items())
         return "{ " + inner + " }" if value else "{}"
     return js_string(value)
 
 
-def _dup_identity(value: Any) -> tuple[str, Any]:
+def dup_identity(value: Any) -> tuple[str, Any]:
+    """What makes two keys the same key for the `yaml` library's uniqueness check."""
     if value is None:
         return ("null", None)
     if isinstance(value, bool):
@@ -371,13 +376,13 @@ class _Builder:
         previous: tuple[Any, Any] | None = None
         for key_node, value_node in node.value:
             key_value = self.child(node, key_node)
-            ident = _dup_identity(key_value)
+            ident = dup_identity(key_value)
             if ident in seen:
                 line, col = self._duplicate_position(key_node, previous)
                 raise YamlError(prettify(self.source, "Map keys must be unique", line, col), line)
             seen.add(ident)
             previous = (key_node, value_node)
-            key = _key_string(key_value)
+            key = key_string(key_value)
             out[key] = self.child(node, value_node, key_node.start_mark.column if block else -1)
             out.key_lines.setdefault(key, key_node.start_mark.line + 1 + self.offset)
         order = js_order(list(out))

@@ -6,8 +6,6 @@ ordered registry; `select()` switches rules on or off by name.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from pinup.designmd.builder import Model, RawFinding
 from pinup.designmd.rules import (
     broken_ref,
@@ -23,6 +21,10 @@ from pinup.designmd.rules import (
     unknown_key,
 )
 from pinup.designmd.rules.base import Rule as Rule  # re-exported: the registry's public type
+
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 #: the reference 0.4.0's 11 rule descriptors, in its order.
 RULES: tuple[Rule, ...] = (

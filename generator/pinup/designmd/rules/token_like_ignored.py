@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from pinup.designmd.builder import Model, RawFinding
 from pinup.designmd.dimensions import utf16_len
+
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
+if TYPE_CHECKING:
+    from typing import Any
 
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})\Z")
 _DIMENSION = re.compile(r"^-?[0-9]*\.?[0-9]+[a-zA-Z%]+\Z")

@@ -1,0 +1,117 @@
+"""`pinup lint FILE` starts light: which modules the installed console script imports, and the
+hand-written pieces that let it skip `json`, `decimal` and PyYAML give the same bytes.
+
+Structural, not timed: the modules a run imports are read from `python -X importtime`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+
+import pytest
+from helpers_designmd import CORPUS, ROOT
+
+from pinup.designmd import report
+from pinup.designmd.builder import RawFinding
+from pinup.designmd.jsnum import js_number, to_fixed
+
+SCRIPT = Path(sys.executable).parent / "pinup"  # the console script `pip install` wrote
+#: never on the lint path: web, templating, validation, CLI framework, full Markdown, cloud
+HEAVY = {"pydantic", "jinja2", "click", "markdown_it", "starlette", "boto3", "openai", "mkdocs", "ruamel"}
+#: not needed either when the front matter is plain (the usual case): each costs start-up time
+AVOIDABLE = {"yaml", "dataclasses", "typing", "json", "decimal", "inspect", "pathlib", "importlib.metadata"}
+
+
+def _imported(*args: str) -> tuple[int, set[str]]:
+    """Exit status and every module the `pinup` console script imports for `args`."""
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", str(SCRIPT), *args], capture_output=True, timeout=120, check=False
+    )
+    lines = result.stderr.decode().splitlines()
+    names = {line.rsplit("|", 1)[-1].strip() for line in lines if line.startswith("import time:")}
+    return result.returncode, names
+
+
+def _tops(names: set[str]) -> set[str]:
+    return {n for n in names if n.split(".")[0] in HEAVY or n in AVOIDABLE}
+
+
+PLAIN = [CORPUS / "full-ok.md", CORPUS / "refs.md", ROOT / "site_src" / "DESIGN.md"]
+
+
+def test_the_console_script_is_the_thin_entry() -> None:
+    assert SCRIPT.exists(), SCRIPT
+    assert "from pinup.cli import main" in SCRIPT.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("path", PLAIN, ids=lambda p: p.name)
+@pytest.mark.parametrize("fmt", ["json", "md"])
+def test_lint_of_plain_front_matter_imports_none_of_the_heavy_or_avoidable(path: Path, fmt: str) -> None:
+    code, names = _imported("lint", str(path), "--format", fmt)
+    assert code in (0, 1)
+    assert "pinup.designmd.lint" in names and "pinup.designmd.yamlsimple" in names  # it really ran
+    assert _tops(names) == set()
+
+
+def test_other_forms_still_skip_the_heavy_stack() -> None:
+    """`--extended --format text`, several files, a folder, and YAML the fast reader leaves to PyYAML."""
+    for args in (
+        ("lint", "--extended", "--format", "text", str(CORPUS / "full-ok.md")),
+        ("lint", str(CORPUS / "full-ok.md"), str(CORPUS / "refs.md")),
+        ("lint", "-r", str(ROOT / "brand_refs")),
+        ("lint", str(CORPUS / "anchors.md")),
+    ):
+        code, names = _imported(*args)
+        assert code in (0, 1, 2), args
+        assert "pinup.designmd.lint" in names, args
+        assert {n for n in names if n.split(".")[0] in HEAVY - {"ruamel"}} == set(), args
+
+
+def test_yaml_the_fast_reader_declines_still_goes_through_pyyaml() -> None:
+    _, names = _imported("lint", str(CORPUS / "anchors.md"))
+    assert "yaml" in names
+
+
+def _finding(rng: random.Random) -> RawFinding:
+    alphabet = ["a", " ", '"', "\\", "\n", "\t", "\x00", "\x1f", "\x7f", "é", "\u2028", "😀", "\ud800", "/", "<"]
+    text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 12)))
+    path = rng.choice([None, "colors.primary", text])
+    rule = rng.choice([None, "broken-ref", text])
+    return RawFinding(rng.choice(["error", "warning", "info"]), path, text, rule)
+
+
+def test_hand_written_json_report_matches_json_dumps() -> None:
+    rng = random.Random(13)
+    for count in [0, 1, 2, 5] * 50:
+        findings = [_finding(rng) for _ in range(count)]
+        summary = {"errors": rng.randrange(3), "warnings": rng.randrange(3), "infos": rng.randrange(3)}
+        expected = report.json_safe(
+            json.dumps(
+                {"findings": [f.reference_dict() for f in findings], "summary": summary}, indent=2, ensure_ascii=False
+            )
+            + "\n"
+        )
+        assert report.to_json(findings, summary) == expected
+
+
+def _decimal_to_fixed(value: float, digits: int) -> str:
+    if value != value:
+        return "NaN"
+    if abs(value) == float("inf") or abs(value) >= 1e21:
+        return js_number(value)
+    text = format(Decimal(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP), "f")
+    return text[1:] if text.startswith("-") and Decimal(text) == 0 else text
+
+
+def test_to_fixed_rounds_exactly_like_decimal_half_up() -> None:
+    rng = random.Random(7)
+    values = [0.0, -0.0, 0.125, -0.125, 2.5, 1.005, 4.495, 4.5, 9.995, -0.001, 1e20, 5e-324, float("nan")]
+    values += [rng.uniform(-50, 50) for _ in range(3000)] + [k / 1000 for k in range(-2000, 2000)]
+    for value in values:
+        for digits in (0, 1, 2, 3):
+            assert to_fixed(value, digits) == _decimal_to_fixed(value, digits), (value, digits)
