@@ -1,12 +1,11 @@
 """`pinup lint FILE` starts light: which modules the installed console script imports, and the
-hand-written pieces that let it skip `json`, `decimal` and PyYAML give the same bytes.
+hand-written pieces that let it skip `decimal` and PyYAML give the same bytes.
 
 Structural, not timed: the modules a run imports are read from `python -X importtime`.
 """
 
 from __future__ import annotations
 
-import json
 import random
 import subprocess
 import sys
@@ -16,15 +15,13 @@ from pathlib import Path
 import pytest
 from helpers_designmd import CORPUS, ROOT
 
-from pinup.designmd import report
-from pinup.designmd.builder import RawFinding
 from pinup.designmd.jsnum import js_number, to_fixed
 
 SCRIPT = Path(sys.executable).parent / "pinup"  # the console script `pip install` wrote
 #: never on the lint path: web, templating, validation, CLI framework, full Markdown, cloud
 HEAVY = {"pydantic", "jinja2", "click", "markdown_it", "starlette", "boto3", "openai", "mkdocs", "ruamel"}
 #: not needed either when the front matter is plain (the usual case): each costs start-up time
-AVOIDABLE = {"yaml", "dataclasses", "typing", "json", "decimal", "inspect", "pathlib", "importlib.metadata"}
+AVOIDABLE = {"yaml", "dataclasses", "typing", "decimal", "inspect", "pathlib", "importlib.metadata"}
 
 
 def _imported(*args: str) -> tuple[int, set[str]]:
@@ -75,28 +72,6 @@ def test_other_forms_still_skip_the_heavy_stack() -> None:
 def test_yaml_the_fast_reader_declines_still_goes_through_pyyaml() -> None:
     _, names = _imported("lint", str(CORPUS / "anchors.md"))
     assert "yaml" in names
-
-
-def _finding(rng: random.Random) -> RawFinding:
-    alphabet = ["a", " ", '"', "\\", "\n", "\t", "\x00", "\x1f", "\x7f", "é", "\u2028", "😀", "\ud800", "/", "<"]
-    text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 12)))
-    path = rng.choice([None, "colors.primary", text])
-    rule = rng.choice([None, "broken-ref", text])
-    return RawFinding(rng.choice(["error", "warning", "info"]), path, text, rule)
-
-
-def test_hand_written_json_report_matches_json_dumps() -> None:
-    rng = random.Random(13)
-    for count in [0, 1, 2, 5] * 50:
-        findings = [_finding(rng) for _ in range(count)]
-        summary = {"errors": rng.randrange(3), "warnings": rng.randrange(3), "infos": rng.randrange(3)}
-        expected = report.json_safe(
-            json.dumps(
-                {"findings": [f.reference_dict() for f in findings], "summary": summary}, indent=2, ensure_ascii=False
-            )
-            + "\n"
-        )
-        assert report.to_json(findings, summary) == expected
 
 
 def _decimal_to_fixed(value: float, digits: int) -> str:

@@ -61,30 +61,8 @@ def dumps(data: Any) -> str:
 
 
 def to_json(findings: list[Any], summary: dict[str, int]) -> str:
-    """`JSON.stringify(report, null, 2)` plus the newline `console.log` adds.
-
-    Written by hand (strings and integers are all a report holds), so `pinup lint` need not import
-    `json`; it gives what `dumps` gives, byte for byte (a test compares them).
-    """
-    out = ['{\n  "findings": [']
-    for index, finding in enumerate(findings):
-        fields = ",\n".join(f"      {_string(k)}: {_string(v)}" for k, v in finding.reference_dict().items())
-        out.append(("," if index else "") + "\n    {\n" + fields + "\n    }")
-    out.append("\n  ],\n" if findings else "],\n")
-    counts = ",\n".join(f"    {_string(k)}: {int(v)}" for k, v in summary.items())
-    out.append('  "summary": {\n' + counts + "\n  }\n}\n")
-    return json_safe("".join(out))
-
-
-_ESCAPE = re.compile(r'[\x00-\x1f\\"]')
-_ESCAPES = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def _string(text: str) -> str:
-    """A JSON string literal as `json.dumps(..., ensure_ascii=False)` writes it."""
-    if _ESCAPE.search(text) is None:
-        return f'"{text}"'
-    return '"' + _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(0)) or f"\\u{ord(m.group(0)):04x}", text) + '"'
+    """`JSON.stringify(report, null, 2)` plus the newline `console.log` adds."""
+    return dumps({"findings": [f.reference_dict() for f in findings], "summary": summary})
 
 
 def to_markdown(findings: list[Any], summary: dict[str, int]) -> str:
