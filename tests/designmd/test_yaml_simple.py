@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 from helpers_designmd import CORPUS, GOLDEN, ROOT, read_text
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pinup.designmd import parser
 from pinup.designmd.yamlload import YamlError, load_block
@@ -236,3 +238,18 @@ def test_agrees_on_random_nested_front_matter() -> None:
         _nested(rng, 0, 0, out)
         answered += _check("\n".join(out), rng.randrange(3))
     assert answered > 200
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=12), st.integers(0, 4))
+def test_agrees_on_generated_blocks(lines: list[str], offset: int) -> None:
+    """The same property with hypothesis choosing (and shrinking) the lines."""
+    _check("\n".join(lines), offset)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(0, 2))
+def test_agrees_on_generated_nested_front_matter(rng: random.Random, offset: int) -> None:
+    out: list[str] = []
+    _nested(rng, 0, 0, out)
+    _check("\n".join(out), offset)
