@@ -232,6 +232,25 @@ def build_example(
     return workspace, site, env
 
 
+def make_buckets(s3: Any, *, versioned: bool = False) -> tuple[str, str]:
+    """A fresh boards bucket and feedback bucket in moto (the feedback one versioned if asked)."""
+    suffix = uuid.uuid4().hex[:8]
+    boards_bucket, feedback_bucket = f"pinup-boards-{suffix}", f"pinup-feedback-{suffix}"
+    s3.create_bucket(Bucket=boards_bucket)
+    s3.create_bucket(Bucket=feedback_bucket)
+    if versioned:
+        s3.put_bucket_versioning(Bucket=feedback_bucket, VersioningConfiguration={"Status": "Enabled"})
+    return boards_bucket, feedback_bucket
+
+
+def publish(
+    site: Path, bucket: str, store: str, *, endpoint: str, public_url: str, env: dict[str, str], cwd: Path
+) -> str:
+    """`pinup publish` the built site to moto; returns what it printed."""
+    args = ["publish", str(site), "--bucket", bucket, "--store", store, "--endpoint-url", endpoint]
+    return str(run_pinup(*args, "--public-url", public_url, env=env, cwd=cwd).stdout)
+
+
 def run_pinup(*args: str, env: dict[str, str], cwd: Path, ok: bool = True) -> Any:
     """Run the real `pinup` CLI (python -m pinup) in a subprocess."""
     import subprocess

@@ -9,13 +9,20 @@ from __future__ import annotations
 
 import json
 import shutil
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hosted_helpers import FakeCloudFront, FakeHttpApi, build_example, fresh_handler_module, run_pinup
+from hosted_helpers import (
+    FakeCloudFront,
+    FakeHttpApi,
+    build_example,
+    fresh_handler_module,
+    make_buckets,
+    publish,
+    run_pinup,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -27,10 +34,7 @@ BOARD = "trail-home"
 def deployed(
     tmp_path: Path, moto_endpoint: str, s3: Any, aws_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[dict[str, Any]]:
-    suffix = uuid.uuid4().hex[:8]
-    boards_bucket, feedback_bucket = f"pinup-boards-{suffix}", f"pinup-feedback-{suffix}"
-    s3.create_bucket(Bucket=boards_bucket)
-    s3.create_bucket(Bucket=feedback_bucket)
+    boards_bucket, feedback_bucket = make_buckets(s3)
     store = f"s3://{feedback_bucket}/pinup"
     edge = FakeCloudFront(s3, boards_bucket).start()
     boards_origin = edge.url  # the page's origin, like https://dxxxx.cloudfront.net
@@ -42,22 +46,9 @@ def deployed(
     api = FakeHttpApi(fresh_handler_module().handler, allow_origins=[boards_origin]).start()
 
     workspace, site, env = build_example(tmp_path, aws_env, secret=SECRET, api_url=api.url)
-    published = run_pinup(
-        "publish",
-        str(site),
-        "--bucket",
-        boards_bucket,
-        "--store",
-        store,
-        "--endpoint-url",
-        moto_endpoint,
-        "--public-url",
-        edge.url,
-        env=env,
-        cwd=tmp_path,
-    )
+    published = publish(site, boards_bucket, store, endpoint=moto_endpoint, public_url=edge.url, env=env, cwd=tmp_path)
     board_url = f"{edge.url}/boards/{BOARD}/"
-    assert board_url in published.stdout
+    assert board_url in published
     try:
         yield {
             "api": api,

@@ -18,7 +18,16 @@ from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
-from hosted_helpers import build_example, fresh_handler_module, invoke, response_body, run_pinup, v2_event
+from hosted_helpers import (
+    build_example,
+    fresh_handler_module,
+    invoke,
+    make_buckets,
+    publish,
+    response_body,
+    run_pinup,
+    v2_event,
+)
 
 SECRET = "e2e-board-secret-" + "9" * 32
 API_URL = "https://api.example.test"
@@ -31,25 +40,16 @@ def hosted(
     tmp_path: Path, moto_endpoint: str, s3: Any, aws_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[dict[str, Any]]:
     """Build the bundled example with --api-url, publish it to moto, load the Lambda handler on the S3 store."""
-    suffix = uuid.uuid4().hex[:8]
-    boards_bucket, feedback_bucket = f"pinup-boards-{suffix}", f"pinup-feedback-{suffix}"
-    s3.create_bucket(Bucket=boards_bucket)
-    s3.create_bucket(Bucket=feedback_bucket)
-    s3.put_bucket_versioning(Bucket=feedback_bucket, VersioningConfiguration={"Status": "Enabled"})
+    boards_bucket, feedback_bucket = make_buckets(s3, versioned=True)
     store = f"s3://{feedback_bucket}/team"
 
     workspace, site, env = build_example(tmp_path, aws_env, secret=SECRET, api_url=API_URL)
-    published = run_pinup(
-        "publish",
-        str(site),
-        "--bucket",
+    published = publish(
+        site,
         boards_bucket,
-        "--store",
         store,
-        "--endpoint-url",
-        moto_endpoint,
-        "--public-url",
-        "https://d123.cloudfront.test",
+        endpoint=moto_endpoint,
+        public_url="https://d123.cloudfront.test",
         env=env,
         cwd=tmp_path,
     )
@@ -67,7 +67,7 @@ def hosted(
         "feedback_bucket": feedback_bucket,
         "boards_bucket": boards_bucket,
         "handler": module.handler,
-        "publish_output": published.stdout,
+        "publish_output": published,
         "workspace": workspace,
         "tmp": tmp_path,
     }
