@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import LintReport
     from pinup.docsite.models import SiteModel
-    from pinup.output import OutputWriter
+    from pinup.output import FileSink
 
 Progress = Callable[[str, int, int], None]
 _T = TypeVar("_T")
@@ -166,12 +166,12 @@ def cached(design: bytes, options: str, make: Callable[[], _T]) -> _T:
     if value is None:
         value = make()
         sitecache.save(key, value)
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 def write_site(
     report: LintReport,
-    writer: OutputWriter,
+    writer: FileSink,
     *,
     allow_html: bool = False,
     fonts: str = "system",
@@ -193,7 +193,7 @@ def write_site(
 
 def write_pages(
     site: SiteModel,
-    writer: OutputWriter,
+    writer: FileSink,
     *,
     templates: Path | None = None,
     progress: Progress | None = None,
@@ -269,9 +269,10 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
     with writer:
         meta = writer.reuse("site", fingerprint)
         if meta is not None:
-            result.pages = [str(p) for p in meta.get("pages", [])]  # type: ignore[union-attr]
+            pages = meta.get("pages", [])
+            result.pages = [str(p) for p in pages] if isinstance(pages, list) else []
         else:
-            from jinja2 import TemplateError
+            from jinja2 import TemplateError, TemplateSyntaxError
 
             from pinup.docsite.pages import build_site_model
 
@@ -293,7 +294,9 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
                         font_plan=font_plan,
                     )
                 except TemplateError as exc:
-                    where = f" ({exc.filename}:{exc.lineno})" if getattr(exc, "filename", None) else ""
+                    where = ""
+                    if isinstance(exc, TemplateSyntaxError) and exc.filename:
+                        where = f" ({exc.filename}:{exc.lineno})"
                     raise BuildError(f"template error{where}: {exc.message or exc}") from exc
                 result.pages = [p.filename for p in site.pages]
                 meta["pages"] = result.pages
