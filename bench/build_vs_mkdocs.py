@@ -44,9 +44,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: the part of a pinup build no page code can remove: start-up and the imports the build
-#: needs (click, pydantic for the DESIGN.md model, Jinja2, markdown-it-py), linting every
-#: DESIGN.md and parsing its prose once. Its time bounds the ratio pinup can reach.
+#: the part of a pinup build with its caches off that no page code can remove: start-up and
+#: the imports the build needs (click, pydantic for the DESIGN.md model, Jinja2,
+#: markdown-it-py), linting every DESIGN.md and parsing its prose once. It bounds the ratio
+#: of a build that cannot reuse earlier work (a warm build loads cached page models instead).
 FLOOR = """
 import jinja2
 import pinup.cli, pinup.cli.build, pinup.gallery, pinup.build
