@@ -105,6 +105,9 @@ def test_old_entries_are_pruned(tmp_path: Path, cache: Path, monkeypatch: pytest
     sitecache.save("f" * 64, "newest")
     left = sorted(p.stem for p in cache.glob("*.pickle"))
     assert left == [f"{3:064d}", f"{4:064d}", "f" * 64]
+    monkeypatch.setattr(sitecache, "MAX_BYTES", (cache / f"{'f' * 64}.pickle").stat().st_size * 2)
+    sitecache.save("e" * 64, "latest")  # as big as "newest": the two ints before them are too many bytes
+    assert len(list(cache.glob("*.pickle"))) == 2 and (cache / f"{'e' * 64}.pickle").exists()
 
 
 def test_gallery_with_and_without_cache_and_after_an_edit(

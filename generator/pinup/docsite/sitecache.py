@@ -24,8 +24,10 @@ from pinup.docsite.cache import cache_root, enabled, usable_folder
 
 #: bump when the entry layout changes (older entries are then never looked up)
 FORMAT = 1
-#: entries kept; one per distinct (DESIGN.md, options) pair, about 150 KB each
+#: entries kept; one per distinct (DESIGN.md, options) pair, about 150 KB each for a brand
 MAX_ENTRIES = 400
+#: and at most this many bytes in all (a 2 MB DESIGN.md makes an entry of tens of MB)
+MAX_BYTES = 256 * 1024 * 1024
 _HEADER = b"pinup-site-cache\n"
 
 
@@ -87,16 +89,22 @@ def save(key: str, value: Any) -> None:
 
 
 def _prune(where: Path) -> None:
-    """Remove the least recently used entries beyond MAX_ENTRIES."""
+    """Remove the least recently used entries beyond MAX_ENTRIES or MAX_BYTES."""
     try:
-        entries = [(e.stat().st_mtime_ns, e.path) for e in os.scandir(where) if e.name.endswith(".pickle")]
+        entries = []
+        for entry in os.scandir(where):
+            if entry.name.endswith(".pickle"):
+                st = entry.stat()
+                entries.append((st.st_mtime_ns, st.st_size, entry.path))
     except OSError:
         return
-    if len(entries) <= MAX_ENTRIES:
-        return
     entries.sort()
-    for _, path in entries[: len(entries) - MAX_ENTRIES]:
+    total = sum(size for _, size, _ in entries)
+    for index, (_, size, path) in enumerate(entries):
+        if len(entries) - index <= MAX_ENTRIES and total <= MAX_BYTES:
+            break
         try:
             os.unlink(path)
         except OSError:
             pass
+        total -= size
