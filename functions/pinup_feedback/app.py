@@ -67,12 +67,23 @@ class SiteFiles:
         headers = [
             (k, v) for k, v in scope.get("headers", []) if k.lower() not in (b"if-none-match", b"if-modified-since")
         ]
-        await self.files({**scope, "headers": headers}, receive, with_security_headers(send))
+        await self.files({**scope, "headers": headers}, receive, with_security_headers(send, variant_file(parts)))
 
 
-def with_security_headers(send: Send) -> Send:
+#: the files of a board folder that are pinup's own (the board builder reserves these names);
+#: anything else there is a variant's file
+BOARD_PAGES = ("index.html", "results.html", "results.csv", "board.json", "feedback.json", "feedback-pending.json")
+
+
+def variant_file(parts: list[str]) -> bool:
+    """A file under boards/<slug>/ that is not the board or its results: a variant's, sandboxed
+    by its CSP even when opened on its own, as it is in the board's frame."""
+    return len(parts) >= 3 and parts[0] == "boards" and not (len(parts) == 3 and parts[2] in BOARD_PAGES)
+
+
+def with_security_headers(send: Send, sandbox: bool = False) -> Send:
     """Add the CSP (hashing an HTML page's inline scripts, so the page is held until complete),
-    nosniff and no-referrer to every site response."""
+    nosniff and no-referrer to every site response (`sandbox`: a variant's file)."""
     from .csp import STATIC_HEADERS, policy
 
     held: list[Message] = []
@@ -80,7 +91,7 @@ def with_security_headers(send: Send) -> Send:
     def start(message: Message, html: str | None) -> Message:
         headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"content-security-policy"]
         headers += [(k.lower().encode(), v.encode()) for k, v in STATIC_HEADERS.items()]
-        headers.append((b"content-security-policy", policy(html).encode()))
+        headers.append((b"content-security-policy", policy(html, sandbox=sandbox).encode()))
         return {**message, "headers": headers}
 
     async def wrapped(message: Message) -> None:

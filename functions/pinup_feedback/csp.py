@@ -82,7 +82,8 @@ def script_hashes(html: str) -> list[str]:
     return list(seen)
 
 
-def policy(html: str | None = None) -> str:
-    """The Content-Security-Policy for a response (`html`: the page, to hash its inline scripts)."""
+def policy(html: str | None = None, *, sandbox: bool = False) -> str:
+    """The Content-Security-Policy for a response (`html`: the page, to hash its inline scripts;
+    `sandbox`: a variant's file, given the same sandbox as the board's frame: scripts, no origin)."""
     scripts = ["'self'", *(script_hashes(html) if html else [])]
-    return "; ".join((f"script-src {' '.join(scripts)}", *BASE_POLICY))
+    return "; ".join((f"script-src {' '.join(scripts)}", *BASE_POLICY, *(["sandbox allow-scripts"] if sandbox else [])))

@@ -43,8 +43,10 @@ class BodyLimit:
             return
         detail = f"body is over {self.max_body} bytes"
         declared = header(scope, b"content-length")
+        # Connection: close, or a sender that keeps trickling the refused body keeps the connection
+        close = {"Connection": "close"}
         if declared is not None and declared.strip().isdigit() and int(declared) > self.max_body:
-            await send_error(send, 413, "payload_too_large", detail)
+            await send_error(send, 413, "payload_too_large", detail, close)
             return
         seen = 0
         started = False
@@ -69,7 +71,7 @@ class BodyLimit:
         except BodyTooLarge:
             if started:
                 raise
-            await send_error(send, 413, "payload_too_large", detail)
+            await send_error(send, 413, "payload_too_large", detail, close)
 
 
 def same_origin(scope: Scope, origin: str) -> bool:

@@ -120,26 +120,24 @@ def lint_design(path: Path, data: bytes | None = None) -> LintReport:
 
 
 PACKAGE = Path(__file__).resolve().parent
-#: what the site output depends on besides the DESIGN.md and the options
-_CODE = (
-    "docsite",
-    "templates/docsite",
-    "static/docsite",
-    "designmd",
-    "theme.py",
-    "build.py",
-    "gallery.py",
-    "templating.py",
-)
 
 
 @lru_cache(maxsize=4)
 def code_fingerprint(templates: str | None = None) -> str:
-    """Size and mtime of every file the site builder uses (and of the user's templates)."""
+    """Size and mtime of every file of pinup itself (and of the user's templates).
+
+    The whole package, not a list of the modules the site builder uses today: a page
+    model or a page must never be reused after any code it may depend on was edited.
+    The bundled data (`_data/`: brand files, read as inputs) is left out.
+    """
     h = hashlib.sha256()
-    roots = [PACKAGE / part for part in _CODE] + ([Path(templates)] if templates else [])
+    roots = [PACKAGE] + ([Path(templates)] if templates else [])
     for root in roots:
-        paths = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file() and p.suffix != ".pyc")
+        paths = sorted(
+            p
+            for p in root.rglob("*")
+            if p.suffix != ".pyc" and (root != PACKAGE or p.relative_to(root).parts[0] != "_data") and p.is_file()
+        )
         for path in paths:
             st = path.stat()
             h.update(f"{path}:{st.st_size}:{st.st_mtime_ns}\n".encode())

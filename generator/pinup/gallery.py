@@ -161,13 +161,15 @@ def write_gallery(
     index_key.update(code_fingerprint().encode())
     if writer.reuse("gallery-index", index_key.hexdigest()) is None:
         from pinup.build import cached
-        from pinup.docsite.render import STATIC_ASSETS, render_template, static_asset
+        from pinup.docsite.render import STATIC_ASSETS, static_asset
+        from pinup.templating import PACKAGE_TEMPLATES, environment
 
         with writer.group("gallery-index", index_key.hexdigest()):
             writer.write_text("assets/theme.css", cached(b"", "gallery-theme", _index_theme))
             for name in STATIC_ASSETS:
                 writer.write_bytes(f"assets/{name}", static_asset(name))
-            writer.write_text("index.html", render_template("gallery.html", {"brands": cards_list}))
+            index = environment("gallery", str(PACKAGE_TEMPLATES / "gallery")).get_template("index.html")
+            writer.write_text("index.html", index.render(brands=cards_list))
     return cards_list
 
 

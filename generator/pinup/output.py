@@ -179,7 +179,7 @@ class OutputWriter:
     # -- writing -------------------------------------------------------------------------
     def write_text(self, rel: str, text: str) -> bool:
         """Write UTF-8 text; returns True if the file was (re)written, False if skipped."""
-        return self.write_bytes(rel, text.encode("utf-8"))
+        return self.write_bytes(rel, utf8(text))
 
     def write_bytes(self, rel: str, data: bytes) -> bool:
         target = self.path(rel)
@@ -336,3 +336,12 @@ class MemoryWriter:
     @contextmanager
     def group(self, key: str, fingerprint: str, meta: dict[str, object] | None = None) -> Iterator[dict[str, object]]:
         yield dict(meta or {})
+
+
+def utf8(text: str) -> bytes:
+    """`text` as UTF-8. A YAML `"\\ud800"` escape gives a lone surrogate, which UTF-8 cannot hold:
+    a pair becomes its character and a lone one U+FFFD, as a browser shows a broken sequence."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode("utf-8")

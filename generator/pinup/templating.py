@@ -3,9 +3,11 @@
 One `--templates DIR` rule: a template named `NAME` of area `AREA` is looked up as
 `DIR/AREA/NAME`, then in the package. The design-system site (area `site`) also
 accepts `DIR/NAME`, as it always has. Static assets follow the same rule under
-`assets/` (`DIR/AREA/assets/NAME`, and `DIR/assets/NAME` for the site). Autoescape
-is always on and undefined names are errors, so a template typo fails the build
-instead of rendering an empty string.
+`assets/` (`DIR/AREA/assets/NAME`, and `DIR/assets/NAME` for the site). Every area
+also sees the shared templates as `shared/NAME` (`DIR/shared/NAME` first): the base
+page `shared/page.html` that all pages extend, and `shared/assets.html`'s link macros.
+Autoescape is always on and undefined names are errors, so a template typo fails the
+build instead of rendering an empty string.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: the area whose overrides may also sit at the top of the --templates folder
 SITE = "site"
+#: the area every other area can read as `shared/NAME` (the base page and its macros)
+SHARED = "shared"
+PACKAGE_TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 def override_dirs(area: str, templates: str | Path | None) -> list[Path]:
@@ -31,13 +36,19 @@ def override_dirs(area: str, templates: str | Path | None) -> list[Path]:
 
 @lru_cache(maxsize=16)
 def environment(area: str, package_dir: str, templates: str | None = None) -> Environment:
-    """A cached environment: the user's overrides for `area` first, then `package_dir`."""
-    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+    """A cached environment: the user's overrides for `area` first, then `package_dir`, then `shared/`.
+
+    Cached per (area, folder, templates), so `pinup serve`'s rebuilds reuse compiled templates
+    (Jinja still reloads a template whose file changed).
+    """
+    from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
 
     from pinup.docsite.cache import bytecode_cache
 
-    loaders = [FileSystemLoader(str(d)) for d in override_dirs(area, templates)]
+    loaders: list[BaseLoader] = [FileSystemLoader(str(d)) for d in override_dirs(area, templates)]
     loaders.append(FileSystemLoader(package_dir))
+    shared = [str(d) for d in override_dirs(SHARED, templates)] + [str(PACKAGE_TEMPLATES / SHARED)]
+    loaders.append(PrefixLoader({SHARED: FileSystemLoader(shared)}))
     return Environment(
         loader=ChoiceLoader(loaders),
         autoescape=True,

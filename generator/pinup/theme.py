@@ -179,7 +179,7 @@ def _rgb_to_hex(rgb: RGB) -> str:
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:
     """`a` moved toward `b` by fraction t (0 = a, 1 = b)."""
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=False))  # type: ignore[return-value]
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
 
 
 def _chroma(rgb: RGB) -> int:

@@ -101,3 +101,26 @@ def test_csv_has_the_comments_and_no_formulas() -> None:
     assert by_variant["B"]["picks"] == "1"
     hostile = aggregate(BOARD, [rec(1, reviewer=None, comments={"A": "x"})], variants=[("A", "=cmd|' /C calc'!A0")])
     assert list(csv.DictReader(io.StringIO(results_csv(hostile))))[0]["label"].startswith("'=")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [375, 768, 1440])
+def test_results_page_never_scrolls_sideways(width: int, page: Any, tmp_path: Any) -> None:
+    """The tally table scrolls inside its own box on a phone; the page itself stays put."""
+    res = aggregate(
+        BOARD,
+        [rec(1, reviewer="Ana", preferred="A", ratings={"A": 4}), rec(2, reviewer="Bo", preferred="B")],
+        variants=[("A", "Capture first, then the map"), ("B", "Map first"), ("C", "Journal page")],
+        title="Mossbook home screen",
+    )
+    html = render_results_page(res, theme_css="", site_name="Mossbook", store_label="local feedback store")
+    path = tmp_path / "results.html"
+    path.write_text(html, "utf-8")
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(path.as_uri())
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    box = page.locator(".table-scroll")
+    assert box.evaluate("b => b.scrollWidth > b.clientWidth") == (width == 375)
+    csv_link = page.locator('a[href="results.csv"]').bounding_box()
+    title = page.locator("h1").bounding_box()
+    assert csv_link and title and csv_link["x"] == title["x"]  # aligned with the rest of the page

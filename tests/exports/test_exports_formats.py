@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from pinup.designmd.exporters import FORMATS, ExportError, render, render_result
-from pinup.designmd.exporters.jsjson import stringify
+from pinup.designmd.exporters.jsjson import compact, stringify
 from pinup.designmd.model import Color, Component, DesignSystem, Dimension, Typography
 
 
@@ -145,6 +145,15 @@ def test_stringify_matches_javascript() -> None:
     )
     assert stringify({"b": 1, "10": 2, "2": 3, "01": 4}) == '{\n  "2": 3,\n  "10": 2,\n  "b": 1,\n  "01": 4\n}'
     assert stringify("\ud800") == '"\\ud800"'
+
+
+def test_compact_is_json_stringify_without_spacing() -> None:
+    """The form `diff` compares tokens by: JavaScript key order, numbers and no whitespace."""
+    assert compact({"b": [1.0, None, ("x", 1e-7)], "10": {}, "2": True}) == '{"2":true,"10":{},"b":[1,null,["x",1e-7]]}'
+    assert compact([]) == "[]" and compact({"a": {"b": []}}) == '{"a":{"b":[]}}'
+    with pytest.raises(TypeError):
+        compact({"a": object()})
+    assert compact({"a": frozenset({3})}, default=sorted) == '{"a":[3]}'
 
 
 # -- dtcg ------------------------------------------------------------------------------------

@@ -8,13 +8,12 @@ static host, from `pinup serve`, and opened straight from disk.
 from __future__ import annotations
 
 import base64
-import functools
 import hashlib
 import hmac
 import json
 import os
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from pinup.boards.context import (
     DEVICE_WIDTHS,
@@ -26,25 +25,21 @@ from pinup.boards.context import (
 )
 from pinup.boards.limits import field_limits, schema_version, v2_fields
 from pinup.boards.spec import Board, BoardError, find_boards, load_board
+from pinup.theme import theme_css
+
+if TYPE_CHECKING:  # pragma: no cover
+    from jinja2 import Environment
+
+    from pinup.output import FileSink
 
 PACKAGE = Path(__file__).resolve().parent.parent
 TEMPLATES = PACKAGE / "templates" / "board"
 STATIC = PACKAGE / "static" / "board"
 SECRET_ENV = "PINUP_BOARD_SECRET"
-#: names the build or the server write in a board's folder; a variant may not take them
 #: the page's scripts, inlined in this order (board.js first: the others use what it exposes)
 SCRIPTS = ("board.js", "layout.js", "pins.js", "tweaks.js", "items.js", "start.js")
+#: names the build or the server write in a board's folder; a variant may not take them
 RESERVED = {"index.html", "board.json", "results.html", "results.csv", "feedback.json", "feedback-pending.json"}
-
-
-class Writer(Protocol):
-    """The part of pinup.output.OutputWriter that boards use."""
-
-    def write_text(self, rel: str, text: str) -> Any: ...
-
-    def write_bytes(self, rel: str, data: bytes) -> Any: ...
-
-    def copy_file(self, rel: str, src_path: Path) -> Any: ...
 
 
 def board_token(secret: str, slug: str) -> str:
@@ -52,63 +47,12 @@ def board_token(secret: str, slug: str) -> str:
     return hmac.new(secret.encode("utf-8"), slug.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
-def _theme(design: Any) -> str:
-    """The shared theme when the site workstream provides it, else a small local fallback."""
-    try:
-        from pinup.theme import theme_css
-    except ImportError:
-        return _fallback_theme(design)
-    return theme_css(design)
+def _env(options: Any) -> Environment:
+    """The board area's environment (`pinup.templating`: `DIR/board/NAME`, then the packaged templates)."""
+    from pinup.templating import environment
 
-
-def _fallback_theme(design: Any) -> str:
-    colors = getattr(design, "colors", {}) or {}
-
-    def pick(*names: str, default: str) -> str:
-        for name in names:
-            if name in colors:
-                return colors[name].hex
-        return default
-
-    return (
-        ":root{"
-        f"--pinup-bg:{pick('background', 'neutral', 'surface', default='#ffffff')};"
-        f"--pinup-surface:{pick('surface', 'surface-container', default='#f6f6f7')};"
-        f"--pinup-text:{pick('on-background', 'on-surface', 'text', default='#1b1b1f')};"
-        "--pinup-muted:#5b5b66;"
-        f"--pinup-primary:{pick('primary', default='#2f5bd3')};"
-        f"--pinup-on-primary:{pick('on-primary', default='#ffffff')};"
-        "--pinup-border:#d0d0d7;--pinup-radius:8px;"
-        "--pinup-font-body:system-ui,sans-serif;--pinup-font-heading:system-ui,sans-serif;"
-        "--pinup-font-mono:ui-monospace,monospace}"
-        "[data-theme=dark]{--pinup-bg:#131316;--pinup-surface:#1d1d22;--pinup-text:#ececf1;"
-        "--pinup-muted:#a6a6b3;--pinup-border:#3a3a44}"
-    )
-
-
-def _env(options: Any) -> Any:
     custom = getattr(options, "templates", None)
-    return _env_for(str(custom) if custom else "")
-
-
-@functools.lru_cache(maxsize=8)
-def _env_for(custom: str) -> Any:
-    """One environment per templates folder: Jinja caches compiled templates (and reloads edited ones),
-    so `pinup serve`'s rebuilds do not compile the board templates again each time."""
-    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
-
-    loaders = []
-    if custom and (Path(custom) / "board").is_dir():
-        loaders.append(FileSystemLoader(str(Path(custom) / "board")))
-    loaders.append(FileSystemLoader(str(TEMPLATES)))
-    return Environment(
-        loader=ChoiceLoader(loaders),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    return environment("board", str(TEMPLATES), str(custom) if custom else None)
 
 
 def _static(name: str) -> str:
@@ -198,7 +142,7 @@ def render_board(board: Board, design: Any, options: Any) -> tuple[str, dict[str
         device=board.spec.device,
         variants=views,
         config=config,
-        theme_css=_theme(design),
+        theme_css=theme_css(design),
         board_css=_static("board.css"),
         board_js="\n".join(_static(name) for name in SCRIPTS),
         site_name=_site_name(design),
@@ -226,7 +170,7 @@ def render_index(boards: list[Board], design: Any, options: Any) -> str:
     ]
     page = BoardsIndexPage(
         boards=summaries,
-        theme_css=_theme(design),
+        theme_css=theme_css(design),
         board_css=_static("board.css"),
         site_name=_site_name(design),
         show_results=bool(getattr(options, "results", False)) and not getattr(options, "api_url", None),
@@ -239,7 +183,7 @@ def load_all(src: Path) -> list[Board]:
     return [load_board(folder) for folder in find_boards(src)]
 
 
-def build_boards(src: Path, out: Path, design: Any, options: Any, writer: Writer) -> list[Path]:
+def build_boards(src: Path, out: Path, design: Any, options: Any, writer: FileSink) -> list[Path]:
     """Render every board page, copy its variants, write its manifest and the boards index.
 
     Returns the paths written (pages, manifests, copied variants). Raises BoardError

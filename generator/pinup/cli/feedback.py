@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
 import click
 
@@ -142,6 +144,8 @@ _agent_option = click.option(
 _json_option = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 
 EXIT_CONFLICT = 3
+T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class ItemRefused(click.ClickException):
@@ -170,17 +174,37 @@ def pick_board(st: Any, board: str | None) -> str:
         raise click.ClickException(message) from None
 
 
-def run_lifecycle(action: Any) -> Any:
-    """Run a lifecycle call, turning its refusals into clear messages and exit codes."""
+def on_board(
+    src: str | None, store: str | None, endpoint_url: str | None, board: str | None, call: Callable[[Any, str], T]
+) -> tuple[str, T]:
+    """Open the store, pick the board and run `call(lifecycle, slug)` (see `refusals`)."""
+    from pinup_feedback.lifecycle import lifecycle_for
+
+    _, st = open_feedback(src, store, endpoint_url)
+    slug = pick_board(st, board)
+    with refusals():
+        return slug, call(lifecycle_for(st), slug)
+
+
+@contextmanager
+def refusals() -> Iterator[None]:
+    """Lifecycle refusals as clear messages: exit code 3 for a conflict, 1 for the rest."""
     from pinup_feedback.lifecycle import ItemConflict, LifecycleError
     from pinup_feedback.store.base import StoreError
 
     try:
-        return action()
+        yield
     except ItemConflict as exc:
         raise ItemRefused(str(exc)) from None
     except (LifecycleError, StoreError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def _item_change_options(command: F) -> F:
+    """The options `claim` and `resolve` share, in the order --help lists them."""
+    for option in (_endpoint_option, _any_store_option, _src_option, _json_option, _agent_option, _board_option):
+        command = option(command)
+    return command
 
 
 def _item_line(item: Any) -> str:
@@ -204,11 +228,7 @@ def items(
     board: str | None, status: str | None, fmt: str, src: str | None, store: str | None, endpoint_url: str | None
 ) -> None:
     """List a board's numbered items (pins, comments, overall, regenerate) with their status."""
-    from pinup_feedback.lifecycle import lifecycle_for
-
-    _, st = open_feedback(src, store, endpoint_url)
-    slug = pick_board(st, board)
-    found = run_lifecycle(lambda: lifecycle_for(st).items(slug, status))
+    slug, found = on_board(src, store, endpoint_url, board, lambda life, slug: life.items(slug, status))
     if fmt == "json":
         click.echo(json.dumps({"board": slug, "items": [i.public() for i in found]}, ensure_ascii=False, indent=2))
         return
@@ -246,12 +266,7 @@ def _report(item: Any, fmt: str, verb: str) -> None:
 
 @click.command("claim")
 @click.argument("number", type=click.IntRange(min=1), metavar="N")
-@_board_option
-@_agent_option
-@_json_option
-@_src_option
-@_any_store_option
-@_endpoint_option
+@_item_change_options
 def claim(
     number: int,
     board: str | None,
@@ -262,11 +277,7 @@ def claim(
     endpoint_url: str | None,
 ) -> None:
     """Claim item N (open -> in_progress). Exit code 3 when it is already claimed or resolved."""
-    from pinup_feedback.lifecycle import lifecycle_for
-
-    _, st = open_feedback(src, store, endpoint_url)
-    slug = pick_board(st, board)
-    item = run_lifecycle(lambda: lifecycle_for(st).claim(slug, number, actor=agent))
+    _, item = on_board(src, store, endpoint_url, board, lambda life, slug: life.claim(slug, number, actor=agent))
     _report(item, fmt, "claimed")
 
 
@@ -276,12 +287,7 @@ def claim(
     "--status", required=True, type=click.Choice(["resolved", "wont_fix", "needs_clarification"]), help="The outcome."
 )
 @click.option("--summary", required=True, help="What was done, or why not, or the question for the reviewer.")
-@_board_option
-@_agent_option
-@_json_option
-@_src_option
-@_any_store_option
-@_endpoint_option
+@_item_change_options
 def resolve(
     number: int,
     status: str,
@@ -294,11 +300,9 @@ def resolve(
     endpoint_url: str | None,
 ) -> None:
     """Close item N with an outcome and a summary. Exit code 3 when it is already resolved."""
-    from pinup_feedback.lifecycle import lifecycle_for
-
-    _, st = open_feedback(src, store, endpoint_url)
-    slug = pick_board(st, board)
-    item = run_lifecycle(lambda: lifecycle_for(st).resolve(slug, number, status, summary, actor=agent))
+    _, item = on_board(
+        src, store, endpoint_url, board, lambda life, slug: life.resolve(slug, number, status, summary, actor=agent)
+    )
     _report(item, fmt, "resolved" if status == "resolved" else "marked")
 
 
@@ -328,7 +332,8 @@ def handoff(
     else:
         record = _latest(st, board)
     slug = str(record.get("board"))
-    items = run_lifecycle(lambda: lifecycle_for(st).items(slug))
+    with refusals():
+        items = lifecycle_for(st).items(slug)
     info = board_info(ws, st, slug, record.get("round"), list(record.get("tweaks") or {}))
     store_args = ["--store", store] if store else []
     if endpoint_url and store and store.startswith("s3://"):

@@ -7,38 +7,26 @@ so `#ffffff` -> `rgb(255 255 255)` counts as modified, exactly like the referenc
 
 from __future__ import annotations
 
-import json
-import math
 from typing import Any
 
 from pinup.designmd.builder import Comp, Model, Typo
 from pinup.designmd.colors import CssColor
 from pinup.designmd.dimensions import Dim
+from pinup.designmd.exporters.jsjson import compact
 from pinup.designmd.jsnum import js_number
 from pinup.designmd.lint import run
 
 
 def js_json(value: Any) -> str:
     """Compact `JSON.stringify` of a model value (the comparison key)."""
+    return compact(value, default=_model_value)
+
+
+def _model_value(value: Any) -> Any:
+    """What JSON.stringify sees of a model object: its model dict (colours, dimensions, type styles)."""
     if isinstance(value, (CssColor, Dim, Typo)):
-        value = value.model_dict()
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, (int, float)):
-        if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-            return "null"
-        return js_number(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return "[" + ",".join("null" if v is None else js_json(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ",".join(f"{json.dumps(str(k), ensure_ascii=False)}:{js_json(v)}" for k, v in value.items()) + "}"
-    return json.dumps(str(value))
+        return value.model_dict()
+    return str(value)
 
 
 def _component_values(comp: Comp) -> dict[str, Any]:

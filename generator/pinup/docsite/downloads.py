@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pinup.docsite.models import Download, DownloadsPage
 from pinup.docsite.sources import Sources
+from pinup.output import utf8
 
 #: (format, file name, label, description)
 EXPORTS: list[tuple[str, str, str, str]] = [
@@ -47,7 +48,7 @@ def build_downloads(src: Sources) -> DownloadsPage:
         try:
             # the site uses pinup's additions: light/dark blocks where the format has them
             modes = fmt in exporters.MODE_FORMATS
-            item.content = exporters.render(fmt, src.design, modes=modes).encode("utf-8")
+            item.content = utf8(exporters.render(fmt, src.design, modes=modes))  # a YAML "\\ud800" too
         except exporters.ExportError as exc:
             item.error = f"{exc.code}: {exc.message}" if hasattr(exc, "code") else str(exc)
         files.append(item)

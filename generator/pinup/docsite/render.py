@@ -95,8 +95,3 @@ def static_asset(name: str, templates: str | None = None) -> bytes:
 def _packaged_asset(name: str, mtime_ns: int) -> bytes:
     """Read once per process (a gallery writes the same assets for every brand), again if edited."""
     return (STATIC_DIR / name).read_bytes()
-
-
-def render_template(name: str, context: dict[str, Any], *, templates: str | None = None) -> str:
-    """Render any template by name (used by the gallery index)."""
-    return environment(templates).get_template(name).render(context)

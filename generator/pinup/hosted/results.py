@@ -13,11 +13,14 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
 from pinup.hosted.records import LoadedRecords, StoredRecord
+
+if TYPE_CHECKING:  # pragma: no cover
+    from jinja2 import Environment
 
 
 class Note(BaseModel):
@@ -284,10 +287,8 @@ def board_meta_from_src(src: Path, board: str) -> tuple[str | None, int | None, 
     folder = Path(src) / "boards" / board
     if not (folder / "board.yaml").is_file():
         return None
-    try:
-        from pinup.boards.spec import parse_board_yaml
-    except ImportError:  # pragma: no cover - boards workstream not installed
-        return None
+    from pinup.boards.spec import parse_board_yaml
+
     try:
         spec = parse_board_yaml(folder / "board.yaml")
     except Exception:  # a broken board.yaml is the build's error to report, not ours
@@ -313,43 +314,28 @@ def board_meta_from_manifest(
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "results"
 
 
-def _env(options: Any) -> Any:
-    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+def _env(options: Any) -> Environment:
+    """The results area's environment (`pinup.templating`: `DIR/results/NAME`, then the packaged templates).
 
-    loaders = []
+    Autoescape is on there: every reviewer string is user text.
+    """
+    from pinup.templating import environment
+
     custom = getattr(options, "templates", None)
-    if custom and (Path(custom) / "results").is_dir():
-        loaders.append(FileSystemLoader(str(Path(custom) / "results")))
-    loaders.append(FileSystemLoader(str(TEMPLATES)))
-    return Environment(
-        loader=ChoiceLoader(loaders),
-        autoescape=True,  # every reviewer string is user text
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-
-
-FALLBACK_THEME = (
-    ":root{--pinup-bg:#ffffff;--pinup-surface:#f5f5f7;--pinup-text:#1b1b1f;--pinup-muted:#5b5b66;"
-    "--pinup-primary:#2f5bd3;--pinup-on-primary:#ffffff;--pinup-border:#d0d0d7;--pinup-radius:8px;"
-    "--pinup-font-body:system-ui,sans-serif;--pinup-font-heading:system-ui,sans-serif;"
-    "--pinup-font-mono:ui-monospace,monospace}"
-    "[data-theme=dark]{--pinup-bg:#131316;--pinup-surface:#1d1d22;--pinup-text:#ececf1;"
-    "--pinup-muted:#a6a6b3;--pinup-border:#3a3a44}"
-)
+    return environment("results", str(TEMPLATES), str(custom) if custom else None)
 
 
 def _theme(src: Path) -> tuple[str, str]:
-    """(theme CSS, site name) from the workspace's DESIGN.md, or a neutral fallback."""
-    try:
-        from pinup.designmd.lint import lint_path
-        from pinup.theme import theme_css
+    """(theme CSS, site name) from the workspace's DESIGN.md, or pinup's neutral theme."""
+    from pinup.designmd.lint import lint_path
+    from pinup.designmd.model import DesignSystem
+    from pinup.theme import theme_css
 
+    try:
         design = lint_path(Path(src) / "DESIGN.md").design
         return theme_css(design), (design.name or "pinup")
     except Exception:  # theming is cosmetic; results must render regardless
-        return FALLBACK_THEME, "pinup"
+        return theme_css(DesignSystem()), "pinup"
 
 
 def render_results_page(

@@ -1,4 +1,6 @@
-"""`JSON.stringify(value, null, 2)` in Python, so JSON exports match the reference byte for byte.
+"""`JSON.stringify(value, null, 2)` and `JSON.stringify(value)` in Python, as the reference prints them.
+
+The indented form is what JSON exports write, the compact one is what `diff` compares tokens by.
 
 Python's json module prints `16.0` and `1e-07` where JavaScript prints `16` and
 `1e-7`, and cannot encode lone surrogates as UTF-8; this writer fixes both.
@@ -9,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 from pinup.designmd.jsnum import js_number
@@ -42,7 +45,8 @@ def _number(value: float | int) -> str:
     return js_number(value)
 
 
-def _write(value: Any, indent: str, out: list[str]) -> None:
+def _write(value: Any, indent: str, step: str, out: list[str], default: Callable[[Any], Any] | None) -> None:
+    """Append `value`; `step` is the indent per level ("" for the compact form, which has no newlines)."""
     # most frequent types first; bool before int (bool is an int)
     if isinstance(value, str):
         out.append(_string(value))
@@ -50,17 +54,18 @@ def _write(value: Any, indent: str, out: list[str]) -> None:
         if not value:
             out.append("{}")
             return
-        inner = indent + "  "
-        out.append("{\n")
+        inner, newline = (indent + step, "\n") if step else ("", "")
+        colon = ": " if step else ":"
+        out.append("{" + newline)
         first = True
         for key, item in js_items(value):
             if first:
                 first = False
             else:
-                out.append(",\n")
-            out.append(f"{inner}{_string(key if type(key) is str else str(key))}: ")
-            _write(item, inner, out)
-        out.append(f"\n{indent}}}")
+                out.append("," + newline)
+            out.append(f"{inner}{_string(key if type(key) is str else str(key))}{colon}")
+            _write(item, inner, step, out, default)
+        out.append(f"{newline}{indent}}}")
     elif value is None:
         out.append("null")
     elif isinstance(value, bool):
@@ -71,17 +76,19 @@ def _write(value: Any, indent: str, out: list[str]) -> None:
         if not value:
             out.append("[]")
             return
-        inner = indent + "  "
-        out.append("[\n")
+        inner, newline = (indent + step, "\n") if step else ("", "")
+        out.append("[" + newline)
         first = True
         for item in value:
             if first:
                 first = False
             else:
-                out.append(",\n")
+                out.append("," + newline)
             out.append(inner)
-            _write(item, inner, out)
-        out.append(f"\n{indent}]")
+            _write(item, inner, step, out, default)
+        out.append(f"{newline}{indent}]")
+    elif default is not None:
+        _write(default(value), indent, step, out, None)
     else:
         raise TypeError(f"cannot serialise {type(value).__name__}")
 
@@ -89,5 +96,12 @@ def _write(value: Any, indent: str, out: list[str]) -> None:
 def stringify(value: Any) -> str:
     """Two-space indented JSON with JavaScript number formatting (no trailing newline)."""
     out: list[str] = []
-    _write(value, "", out)
+    _write(value, "", "  ", out, None)
+    return "".join(out)
+
+
+def compact(value: Any, default: Callable[[Any], Any] | None = None) -> str:
+    """`JSON.stringify(value)`: no spaces or newlines; `default` turns other objects into JSON values."""
+    out: list[str] = []
+    _write(value, "", "", out, default)
     return "".join(out)

@@ -261,6 +261,9 @@
     setStatus(statusEl.textContent, json);
     $("#error-box").scrollIntoView({ block: "start" });
   }
+  ["focus", "click"].forEach(function (ev) { /* one click selects it all, ready to copy */
+    $("#feedback-json").addEventListener(ev, function () { this.select(); });
+  });
   $("#copy-json-btn").addEventListener("click", function () {
     var ta = $("#feedback-json");
     var done = function () { $("#copy-status").textContent = "Copied."; };
@@ -331,7 +334,11 @@
     else if (status === 403) { text = "This board may not send feedback to this server (HTTP 403). Ask whoever shared the board for a fresh link."; }
     else if (status === 413) { text = "Your feedback is too large to send (HTTP 413). Shorten the longest comments and try again."; }
     else if (status === 429) { text = "Too many submissions from here in a short time (HTTP 429). Wait a minute and try again."; }
-    else if (status === 503) { text = "The feedback store is unavailable right now, so nothing was stored (HTTP 503). Try again in a minute."; }
+    else if (status === 503) { text = "Your feedback could not be saved: the feedback store is unavailable right now. Nothing was stored (HTTP 503). Try again in a minute."; }
+    else if (data && data.error === "store_failed") {
+      text = "Your feedback could not be saved: the feedback server cannot write to its storage " +
+        "(its disk may be full or read-only). Nothing was stored (HTTP " + status + "). Tell your designer or agent.";
+    }
     else if (status >= 500) { text = "The feedback server had a problem and stored nothing (HTTP " + status + "). Try again, or send the JSON below."; }
     else if (status === 400 || status === 415) { text = "The server could not read what this page sent (HTTP " + status + "). Reload the page and try again."; }
     else { text = "The server refused the feedback (HTTP " + status + ")."; }
@@ -423,7 +430,8 @@
     }, function (err) {
       unlockSending();
       var offline = !err.status;
-      showError(offline ? "Your feedback was not sent: the server could not be reached" : "Your feedback was not sent",
+      showError(offline ? "Your feedback was not sent: the server could not be reached" :
+        err.status >= 500 ? "Your feedback was not saved" : "Your feedback was not sent",
         offline ? "The feedback server did not answer. It may have stopped; your draft is kept on this device." : err.message,
         body, err.items);
     });
