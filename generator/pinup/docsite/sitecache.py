@@ -5,7 +5,7 @@ pages is most of a build's CPU time, yet a gallery or CI rebuild mostly sees fil
 did not change. The page models (`SiteModel`: plain dataclasses holding rendered prose,
 no pydantic) are pickled under `<cache>/pinup/sites/` by a key that covers the DESIGN.md
 bytes, the options that shape the pages, the embedded font files, pinup's version, the
-Python version and pinup's own code (size and mtime of every file the site builder uses).
+Python version and pinup's own code (size and mtime of every file of the package).
 So a new build never reads an entry made from other inputs; pages are still rendered and
 written on every build. `PINUP_NO_CACHE=1` turns it off; entries are pruned oldest first.
 """
