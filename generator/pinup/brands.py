@@ -12,8 +12,10 @@ import difflib
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, Field, RootModel, ValidationError
+if TYPE_CHECKING:  # pragma: no cover
+    from pinup.brandmodel import Brand
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 #: an installed wheel's data folder
@@ -41,17 +43,13 @@ class UnknownBrandError(BrandError):
         super().__init__(f"Unknown brand '{slug}'.{hint} Run `pinup brands list` to see all brands.")
 
 
-class Brand(BaseModel):
-    """One entry of brand_refs/manifest.json."""
+def __getattr__(name: str) -> Any:
+    """`Brand` and `BrandManifest` load pydantic on first use (a gallery build with warm caches never needs it)."""
+    if name in ("Brand", "BrandManifest"):
+        from pinup import brandmodel
 
-    slug: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,63}$")
-    name: str = Field(min_length=1)
-    category: str = Field(min_length=1)
-    description: str = ""
-
-
-class BrandManifest(RootModel[list[Brand]]):
-    """The manifest: a JSON list of brands, in display order."""
+        return getattr(brandmodel, name)
+    raise AttributeError(f"module 'pinup.brands' has no attribute {name!r}")
 
 
 def _first_existing(candidates: list[Path], what: str) -> Path:
@@ -95,6 +93,10 @@ def load_manifest(root: Path | None = None) -> list[Brand]:
         raise BrandError(f"Cannot read {path}: {exc.strerror or exc}") from exc
     except json.JSONDecodeError as exc:
         raise BrandError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from exc
+    from pydantic import ValidationError
+
+    from pinup.brandmodel import BrandManifest
+
     try:
         return BrandManifest.model_validate(data).root
     except ValidationError as exc:

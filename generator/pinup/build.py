@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import LintReport
@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pinup.output import FileSink
 
 Progress = Callable[[str, int, int], None]
+_T = TypeVar("_T")
 
 
 class BuildError(Exception):
@@ -95,39 +96,48 @@ def design_path(src: Path) -> Path:
     return src if src.is_file() else src / "DESIGN.md"
 
 
-def lint_design(path: Path) -> LintReport:
-    """Lint the DESIGN.md; an unreadable file is a BuildError (one clear line, no traceback)."""
-    from pinup.designmd.lint import lint_path
-
+def read_design(path: Path) -> bytes:
+    """The DESIGN.md's bytes; a missing or unreadable file is a BuildError (one clear line, no traceback)."""
     if not path.is_file():
         raise BuildError(f"no DESIGN.md at {path}")
     try:
-        return lint_path(path, extended=True)  # the site lists pinup's own findings too
-    except (OSError, UnicodeDecodeError) as exc:
+        return path.read_bytes()
+    except OSError as exc:
         raise BuildError(f"cannot read {path}: {exc}") from exc
 
 
+def lint_design(path: Path, data: bytes | None = None) -> LintReport:
+    """Lint the DESIGN.md (`data`: its bytes, when the caller already read them, e.g. to hash them).
+
+    Linting the bytes that were hashed means a cache entry always matches its key, even
+    when the file changes during the build.
+    """
+    from pinup.designmd.lint import lint_text
+
+    if data is None:
+        data = read_design(path)
+    return lint_text(data.decode("utf-8", errors="replace"), extended=True)  # the site lists pinup's findings too
+
+
 PACKAGE = Path(__file__).resolve().parent
-#: what the site output depends on besides the DESIGN.md and the options
-_CODE = (
-    "docsite",
-    "templates/docsite",
-    "static/docsite",
-    "designmd",
-    "theme.py",
-    "build.py",
-    "gallery.py",
-    "templating.py",
-)
 
 
 @lru_cache(maxsize=4)
 def code_fingerprint(templates: str | None = None) -> str:
-    """Size and mtime of every file the site builder uses (and of the user's templates)."""
+    """Size and mtime of every file of pinup itself (and of the user's templates).
+
+    The whole package, not a list of the modules the site builder uses today: a page
+    model or a page must never be reused after any code it may depend on was edited.
+    The bundled data (`_data/`: brand files, read as inputs) is left out.
+    """
     h = hashlib.sha256()
-    roots = [PACKAGE / part for part in _CODE] + ([Path(templates)] if templates else [])
+    roots = [PACKAGE] + ([Path(templates)] if templates else [])
     for root in roots:
-        paths = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file() and p.suffix != ".pyc")
+        paths = sorted(
+            p
+            for p in root.rglob("*")
+            if p.suffix != ".pyc" and (root != PACKAGE or p.relative_to(root).parts[0] != "_data") and p.is_file()
+        )
         for path in paths:
             st = path.stat()
             h.update(f"{path}:{st.st_size}:{st.st_mtime_ns}\n".encode())
@@ -139,6 +149,22 @@ def site_fingerprint(design_bytes: bytes, *, allow_html: bool, fonts: str, templ
     h = hashlib.sha256(design_bytes)
     h.update(f"|{allow_html}|{fonts}|{code_fingerprint(str(templates) if templates else None)}".encode())
     return h.hexdigest()
+
+
+def cached(design: bytes, options: str, make: Callable[[], _T]) -> _T:
+    """`make()`, or what it returned for the same DESIGN.md bytes, options and pinup code before.
+
+    The value (page models, no pydantic) comes from `pinup.docsite.sitecache`; `options`
+    must name everything besides the DESIGN.md that shapes it.
+    """
+    from pinup.docsite import sitecache
+
+    key = sitecache.site_key(design, options=options, code=code_fingerprint())
+    value = sitecache.load(key)
+    if value is None:
+        value = make()
+        sitecache.save(key, value)
+    return value
 
 
 def write_site(
@@ -157,11 +183,26 @@ def write_site(
     `has_boards` adds a "Review boards" link to the navigation (the boards are built next).
     """
     from pinup.docsite.pages import build_site_model
+
+    site = build_site_model(report, allow_html=allow_html, fonts=fonts, font_plan=font_plan)
+    write_pages(site, writer, templates=templates, progress=progress, has_boards=has_boards, font_plan=font_plan)
+    return site
+
+
+def write_pages(
+    site: SiteModel,
+    writer: FileSink,
+    *,
+    templates: Path | None = None,
+    progress: Progress | None = None,
+    has_boards: bool = False,
+    font_plan: Any = None,
+) -> None:
+    """Write a built site model: its pages, assets, search index, downloads (and embedded fonts)."""
     from pinup.docsite.render import STATIC_ASSETS, Links, render_page, static_asset
     from pinup.docsite.search import search_index_js
     from pinup.theme import css_for_theme
 
-    site = build_site_model(report, allow_html=allow_html, fonts=fonts, font_plan=font_plan)
     tpl = str(templates) if templates else None
     links = Links()
     total = len(site.pages)
@@ -182,7 +223,17 @@ def write_site(
     for item in getattr(downloads, "files", []):
         if item.content is not None:
             writer.write_bytes(f"downloads/{item.filename}", item.content)
-    return site
+
+
+def _fonts_key(workspace: Path, font_plan: Any) -> str:
+    """The fonts the pages depend on: the `fonts/` listing and the bytes of every embedded face."""
+    from pinup.docsite.fonts import fonts_fingerprint
+
+    h = hashlib.sha256(fonts_fingerprint(workspace).encode())
+    for face in getattr(font_plan, "faces", []):
+        h.update(f"{face.filename}:{len(face.data)}:".encode())
+        h.update(face.data)
+    return h.hexdigest()
 
 
 def build_all(options: BuildOptions, *, progress: Progress | None = None) -> BuildResult:
@@ -196,7 +247,8 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
     if not src.exists():
         raise BuildError(f"workspace not found: {src}")
     workspace = src.parent if src.is_file() else src
-    report = lint_design(design_path(src))
+    design_bytes = read_design(design_path(src))
+    report = lint_design(design_path(src), design_bytes)
     from pinup.docsite.fonts import add_findings, fonts_fingerprint, plan_fonts
 
     font_plan = add_findings(report, plan_fonts(workspace, report.design))
@@ -206,9 +258,8 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
         raise BuildError(str(exc)) from exc
     writer.info = {"src": str(workspace.resolve()), "apiUrl": options.api_url or ""}
     result = BuildResult(report=report, out=options.out, strict=options.strict)
-    path = design_path(src)
     fingerprint = site_fingerprint(
-        path.read_bytes(), allow_html=options.allow_html, fonts=options.fonts, templates=options.templates
+        design_bytes, allow_html=options.allow_html, fonts=options.fonts, templates=options.templates
     ) + fonts_fingerprint(workspace)
     has_boards = any((workspace / "boards").glob("*/board.yaml"))
     if has_boards:
@@ -221,13 +272,20 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
         else:
             from jinja2 import TemplateError, TemplateSyntaxError
 
+            from pinup.docsite.pages import build_site_model
+
             with writer.group("site", fingerprint) as meta:
                 try:
-                    site = write_site(
-                        report,
+                    site = cached(
+                        design_bytes,
+                        f"site|{options.allow_html}|{options.fonts}|{_fonts_key(workspace, font_plan)}",
+                        lambda: build_site_model(
+                            report, allow_html=options.allow_html, fonts=options.fonts, font_plan=font_plan
+                        ),
+                    )
+                    write_pages(
+                        site,
                         writer,
-                        allow_html=options.allow_html,
-                        fonts=options.fonts,
                         templates=options.templates,
                         progress=progress,
                         has_boards=has_boards,

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.output import FolderSink
@@ -34,26 +34,54 @@ class GalleryResult:
 
 
 def list_brands(root: Path | None = None) -> list[Brand]:
-    """Every brand of `pinup.brands`' manifest (in its order) that has a DESIGN.md."""
-    from pinup.brands import brand_refs_dir, load_manifest
+    """Every brand of `pinup.brands`' manifest (in its order) that has a DESIGN.md.
+
+    The validated entries are kept in the site cache by the manifest's bytes, so a
+    gallery build with warm caches does not load pydantic to validate it again.
+    """
+    from pinup.brands import MANIFEST, brand_refs_dir, load_manifest
+    from pinup.build import cached
 
     root = root or brand_refs_dir()
+    try:
+        data = (root / MANIFEST).read_bytes()
+    except OSError:  # load_manifest says what is wrong
+        data = None
+    if data is None:
+        entries = [(e.slug, e.name, e.category or "") for e in load_manifest(root)]
+    else:
+        entries = cached(data, "brands", lambda: [(e.slug, e.name, e.category or "") for e in load_manifest(root)])
     brands = []
-    for entry in load_manifest(root):
-        path = root / entry.slug / "DESIGN.md"
+    for slug, name, category in entries:
+        path = root / slug / "DESIGN.md"
         if path.is_file():
-            brands.append(Brand(entry.slug, entry.name, entry.category or "", path))
+            brands.append(Brand(slug, name, category, path))
     return brands
 
 
 def render_brand(brand: Brand, fonts: str = "system") -> tuple[dict[str, bytes], dict[str, object]]:
-    """Lint and render one brand in memory: (files by relative path, index card)."""
-    from pinup.build import lint_design, write_site
+    """Lint and render one brand in memory: (files by relative path, index card).
+
+    The page models and the card come from the site cache when this DESIGN.md was built
+    before (`pinup.build.cached`); the pages are rendered either way.
+    """
+    from pinup.build import cached, read_design, write_pages
     from pinup.output import MemoryWriter
 
-    report = lint_design(brand.path)
+    data = read_design(brand.path)
+    site, card = cached(data, f"gallery|{fonts}", lambda: _brand_model(brand, data, fonts))
     memory = MemoryWriter()
-    write_site(report, memory, fonts=fonts)
+    write_pages(site, memory)
+    return memory.files, dict(card)
+
+
+def _brand_model(brand: Brand, data: bytes, fonts: str) -> tuple[Any, dict[str, object]]:
+    """The brand's page models and its index card (what the gallery index shows)."""
+    from pinup.build import lint_design
+    from pinup.docsite.pages import build_site_model
+
+    report = lint_design(brand.path, data)
+    site = build_site_model(report, fonts=fonts)
     design = report.design
     card: dict[str, object] = {
         "name": design.name or brand.name,
@@ -62,7 +90,7 @@ def render_brand(brand: Brand, fonts: str = "system") -> tuple[dict[str, bytes],
         "errors": report.summary.errors,
         "warnings": report.summary.warnings,
     }
-    return memory.files, card
+    return site, card
 
 
 def _render_all(
@@ -132,18 +160,25 @@ def write_gallery(
     index_key = hashlib.sha256(json.dumps(cards_list, sort_keys=True, default=str).encode())
     index_key.update(code_fingerprint().encode())
     if writer.reuse("gallery-index", index_key.hexdigest()) is None:
-        from pinup.designmd.model import DesignSystem
+        from pinup.build import cached
         from pinup.docsite.render import STATIC_ASSETS, static_asset
         from pinup.templating import PACKAGE_TEMPLATES, environment
-        from pinup.theme import theme_css
 
         with writer.group("gallery-index", index_key.hexdigest()):
-            writer.write_text("assets/theme.css", theme_css(DesignSystem(), fonts="system"))
+            writer.write_text("assets/theme.css", cached(b"", "gallery-theme", _index_theme))
             for name in STATIC_ASSETS:
                 writer.write_bytes(f"assets/{name}", static_asset(name))
             index = environment("gallery", str(PACKAGE_TEMPLATES / "gallery")).get_template("index.html")
             writer.write_text("index.html", index.render(brands=cards_list))
     return cards_list
+
+
+def _index_theme() -> str:
+    """The index page's theme: pinup's default one (the same for every gallery of this pinup)."""
+    from pinup.designmd.model import DesignSystem
+    from pinup.theme import theme_css
+
+    return theme_css(DesignSystem(), fonts="system")
 
 
 def _count(value: object) -> int:

@@ -221,7 +221,7 @@ class OutputWriter:
             return None
         files = prev.get("files")
         if not isinstance(files, list) or not all(
-            rel in self._previous and (self.out_dir / rel).is_file() for rel in files
+            rel in self._previous and os.path.isfile(f"{self.out_dir}/{rel}") for rel in files
         ):
             return None
         with self._lock:

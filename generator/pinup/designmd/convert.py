@@ -1,4 +1,11 @@
-"""Turn the builder's light-weight model into the public pydantic `DesignSystem`."""
+"""Turn the builder's light-weight model into the public pydantic `DesignSystem`.
+
+The builder has already validated every value, so the models are made with
+`model_construct` (no second validation, and no validator built: the models are
+`defer_build`, so a build that only reads them never pays for pydantic's schemas).
+Values are given exactly the types validation would give them (ints to float where
+a field is a float), so the result is the same as validating.
+"""
 
 from __future__ import annotations
 
@@ -31,13 +38,26 @@ class _Converter:
     def _convert(self, value: CssColor | Dim | Typo) -> Any:
         m = self.m
         if isinstance(value, CssColor):
-            return m.Color(
-                hex=value.hex, r=value.r, g=value.g, b=value.b, a=value.a, luminance=value.luminance, raw=value.raw
+            return m.Color.model_construct(
+                hex=value.hex,
+                r=int(value.r),
+                g=int(value.g),
+                b=int(value.b),
+                a=_float(value.a),
+                luminance=float(value.luminance),
+                raw=value.raw,
             )
         if isinstance(value, Dim):
-            return m.Dimension(value=value.value, unit=value.unit, raw=value.raw)
+            return m.Dimension.model_construct(value=float(value.value), unit=value.unit, raw=value.raw)
         props = {k: (self.value(v) if isinstance(v, Dim) else v) for k, v in value.props.items()}
-        return m.Typography(**props)
+        if "fontWeight" in props:
+            props["fontWeight"] = _float(props["fontWeight"])
+        return m.Typography.model_construct(**props)
+
+
+def _float(value: Any) -> Any:
+    """What a `float | None` field makes of a value: ints become floats (bools are not numbers here)."""
+    return float(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 def section_bodies(result: LintResult) -> tuple[str, list[tuple[str, int, str]]]:
@@ -66,14 +86,14 @@ def to_design_system(result: LintResult) -> DesignSystem:
     model = result.model
     preamble, bodies = section_bodies(result)
     components = {
-        name: m.Component(
+        name: m.Component.model_construct(
             properties={k: conv.value(v) for k, v in comp.properties.items()},
             raw=dict(comp.raw),
             unresolved_refs=list(comp.unresolved),
         )
         for name, comp in model.components.items()
     }
-    return DesignSystem(
+    return DesignSystem.model_construct(
         name=model.name,
         description=model.description,
         version=model.version,
@@ -82,13 +102,14 @@ def to_design_system(result: LintResult) -> DesignSystem:
         rounded={k: conv.value(v) for k, v in model.rounded.items()},
         spacing={k: conv.value(v) for k, v in model.spacing.items()},
         components=components,
-        omitted=[m.Omission(**item) for item in model.omitted or []],
+        omitted=[m.Omission.model_construct(**item) for item in model.omitted or []],
         unknown=dict(model.unknown_values),
         symbols={k: conv.value(v) for k, v in model.symbols.items()},
         raw_tokens=dict(model.raw_tokens),
         lines=dict(model.lines),
         sections=[
-            m.Section(heading=text, canonical=canonical(text), line=line, body=body) for text, line, body in bodies
+            m.Section.model_construct(heading=text, canonical=canonical(text), line=line, body=body)
+            for text, line, body in bodies
         ],
         preamble=preamble,
         source=result.source,

@@ -102,12 +102,20 @@ def to_report(result: LintResult) -> LintReport:
     from pinup.designmd.model import Finding, LintReport, Summary
 
     findings = [
-        Finding(severity=f.severity, path=f.path, message=f.message, rule=f.rule, line=f.line) for f in result.findings
-    ]
-    return LintReport(
+        Finding.model_construct(
+            severity=f.severity,  # type: ignore[arg-type]  # always one of the three (RawFinding's callers)
+            path=f.path,
+            message=f.message,
+            rule=f.rule,
+            line=f.line,
+        )
+        for f in result.findings
+    ]  # built from checked values: no second validation (see `convert`)
+    counts = result.summary
+    return LintReport.model_construct(
         design=to_design_system(result),
         findings=findings,
-        summary=Summary(**result.summary),
+        summary=Summary.model_construct(errors=counts["errors"], warnings=counts["warnings"], infos=counts["infos"]),
     )
 
 

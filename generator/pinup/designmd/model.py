@@ -15,6 +15,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pinup.designmd.report import reference_finding
 
+#: validators are built on first use, not at import: the build path makes these models
+#: with `model_construct` from values the model builder has already checked. Not for
+#: Color, Dimension and Typography: they also sit in `Any` fields (symbols, component
+#: properties), which serialise through the value's own serializer, so it must exist.
+_DEFERRED = ConfigDict(defer_build=True)
+
 
 class Color(BaseModel):
     """A colour converted to 8-bit sRGB, as the reference computes it."""
@@ -70,6 +76,8 @@ class Component(BaseModel):
     property as written (so `{colors.primary}` stays visible to the site).
     """
 
+    model_config = _DEFERRED
+
     properties: dict[str, Any] = Field(default_factory=dict)
     raw: dict[str, Any] = Field(default_factory=dict)
     unresolved_refs: list[Any] = Field(default_factory=list)
@@ -78,6 +86,8 @@ class Component(BaseModel):
 class Section(BaseModel):
     """A `##` section of the prose."""
 
+    model_config = _DEFERRED
+
     heading: str = Field(description="the heading text as the reference extracts it")
     canonical: str | None = Field(None, description="canonical name after aliases, or None if unknown")
     line: int = Field(description="1-based source line of the heading")
@@ -85,6 +95,8 @@ class Section(BaseModel):
 
 
 class Omission(BaseModel):
+    model_config = _DEFERRED
+
     section: str
     reason: str | None = None
 
@@ -96,7 +108,7 @@ class DesignSystem(BaseModel):
     references appended), which exports and findings depend on.
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
 
     name: str | None = None
     description: str | None = None
@@ -146,6 +158,8 @@ class DesignSystem(BaseModel):
 class Finding(BaseModel):
     """One lint finding, serialised exactly like the reference's."""
 
+    model_config = _DEFERRED
+
     severity: Literal["error", "warning", "info"]
     path: str | None = None
     message: str
@@ -158,6 +172,8 @@ class Finding(BaseModel):
 
 
 class Summary(BaseModel):
+    model_config = _DEFERRED
+
     errors: int = 0
     warnings: int = 0
     infos: int = 0
@@ -166,7 +182,7 @@ class Summary(BaseModel):
 class LintReport(BaseModel):
     """The result of linting one document: its model, findings and summary."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
 
     design: DesignSystem
     findings: list[Finding]

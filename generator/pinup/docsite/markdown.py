@@ -60,18 +60,28 @@ def render_markdown(text: str, *, allow_html: bool = False, env: dict[str, Any] 
     return parser_for(text, allow_html).render(text, env if env is not None else {})
 
 
+#: parsed prose kept for the life of the process, by (allow_html, text): a rebuild after a
+#: token edit (`pinup serve`) parses none of the unchanged prose again. Readers never change
+#: the tokens (rendering only sets heading ids, the same ones each time).
+_PARSED: dict[tuple[bool, str], list[Any]] = {}
+_PARSED_MAX = 2048
+
+
 class MarkdownCache:
-    """Parse each distinct text once per build: several pages read the same section's tokens."""
+    """Parse each distinct text once per process: several pages read the same section's tokens."""
 
     def __init__(self, allow_html: bool = False) -> None:
         self.allow_html = allow_html
         self.md = markdown_parser(allow_html)
-        self._tokens: dict[str, list[Any]] = {}
 
     def tokens(self, text: str) -> list[Any]:
-        found = self._tokens.get(text)
+        key = (self.allow_html, text)
+        found = _PARSED.get(key)
         if found is None:
-            found = self._tokens[text] = parser_for(text, self.allow_html).parse(text, {})
+            found = parser_for(text, self.allow_html).parse(text, {})
+            if len(_PARSED) >= _PARSED_MAX:
+                del _PARSED[next(iter(_PARSED))]  # the oldest
+            _PARSED[key] = found
         return found
 
     def html(self, text: str) -> str:

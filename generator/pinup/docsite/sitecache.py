@@ -1,0 +1,110 @@
+"""Each DESIGN.md's page models, kept between builds and keyed by a hash of everything they are built from.
+
+Linting a DESIGN.md, building its pydantic model, parsing its prose and computing its
+pages is most of a build's CPU time, yet a gallery or CI rebuild mostly sees files that
+did not change. The page models (`SiteModel`: plain dataclasses holding rendered prose,
+no pydantic) are pickled under `<cache>/pinup/sites/` by a key that covers the DESIGN.md
+bytes, the options that shape the pages, the embedded font files, pinup's version, the
+Python version and pinup's own code (size and mtime of every file of the package).
+So a new build never reads an entry made from other inputs; pages are still rendered and
+written on every build. `PINUP_NO_CACHE=1` turns it off; entries are pruned oldest first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+from pathlib import Path
+from typing import Any
+
+from pinup import __version__
+from pinup.docsite.cache import cache_root, enabled, usable_folder
+
+#: bump when the entry layout changes (older entries are then never looked up)
+FORMAT = 1
+#: entries kept; one per distinct (DESIGN.md, options) pair, about 150 KB each for a brand
+MAX_ENTRIES = 400
+#: and at most this many bytes in all (a 2 MB DESIGN.md makes an entry of tens of MB)
+MAX_BYTES = 256 * 1024 * 1024
+_HEADER = b"pinup-site-cache\n"
+
+
+def folder() -> Path:
+    return cache_root() / "sites"
+
+
+def site_key(design: bytes, *, options: str, code: str) -> str:
+    """The entry name for pages built from `design` with `options`, by pinup code `code`."""
+    h = hashlib.sha256()
+    meta = f"{FORMAT}|{__version__}|{sys.version_info[:3]}|{code}|{options}|{len(design)}\n"
+    h.update(meta.encode())
+    h.update(design)
+    return h.hexdigest()
+
+
+def load(key: str) -> Any | None:
+    """The value saved under `key`, or None (no entry, cache off, unreadable or damaged entry)."""
+    if not enabled():
+        return None
+    path = folder() / f"{key}.pickle"
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    if not data.startswith(_HEADER) or not usable_folder(path.parent):
+        return None
+    try:
+        value = pickle.loads(data[len(_HEADER) :])
+    except Exception:  # a damaged or foreign entry is a miss, never a failed build
+        return None
+    try:
+        os.utime(path)  # recently used entries survive pruning
+    except OSError:
+        pass
+    return value
+
+
+def save(key: str, value: Any) -> None:
+    """Save `value` under `key` (atomically: readers never see half an entry); errors are ignored."""
+    if not enabled():
+        return
+    where = folder()
+    if not usable_folder(where):
+        return
+    try:
+        data = _HEADER + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # something in the pages cannot be pickled: just do not cache them
+        return
+    tmp = where / f".{key}.{os.getpid()}.tmp"
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, where / f"{key}.pickle")
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        return
+    _prune(where)
+
+
+def _prune(where: Path) -> None:
+    """Remove the least recently used entries beyond MAX_ENTRIES or MAX_BYTES."""
+    try:
+        entries = []
+        for entry in os.scandir(where):
+            if entry.name.endswith(".pickle"):
+                st = entry.stat()
+                entries.append((st.st_mtime_ns, st.st_size, entry.path))
+    except OSError:
+        return
+    entries.sort()
+    total = sum(size for _, size, _ in entries)
+    for index, (_, size, path) in enumerate(entries):
+        if len(entries) - index <= MAX_ENTRIES and total <= MAX_BYTES:
+            break
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        total -= size

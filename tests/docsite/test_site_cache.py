@@ -1,0 +1,147 @@
+"""The site cache (page models kept between builds) never changes what a build writes.
+
+Each test gets its own cache folder. Builds with an empty cache, a warm cache and the
+cache off must give byte-identical trees; an edited DESIGN.md must show in the next
+build even though the cache holds pages of its previous version.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PINUP_CACHE_DIR", str(folder))
+    monkeypatch.delenv("PINUP_NO_CACHE", raising=False)
+    return folder / "pinup" / "sites"
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def site_build(src: Path, out: Path) -> dict[str, bytes]:
+    from pinup.build import BuildOptions, build_all
+
+    build_all(BuildOptions(src=src, out=out))
+    return tree(out)
+
+
+def workspace(tmp_path: Path) -> Path:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    shutil.copy(ROOT / "site_src" / "DESIGN.md", ws / "DESIGN.md")
+    return ws
+
+
+def test_site_is_byte_identical_with_cold_warm_and_no_cache(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws = workspace(tmp_path)
+    cold = site_build(ws, tmp_path / "cold")
+    entries = list(cache.glob("*.pickle"))
+    assert len(entries) == 1  # the first build filled the cache
+    warm = site_build(ws, tmp_path / "warm")
+    monkeypatch.setenv("PINUP_NO_CACHE", "1")
+    off = site_build(ws, tmp_path / "off")
+    assert "colors.html" in cold and len(cold) > 15
+    assert cold == warm == off
+    assert list(cache.glob("*.pickle")) == entries  # the warm build read it, added nothing
+
+
+def test_edited_design_md_is_picked_up_with_a_warm_cache(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws = workspace(tmp_path)
+    before = site_build(ws, tmp_path / "before")
+    design = ws / "DESIGN.md"
+    design.write_text(design.read_text("utf-8").replace('primary: "#3d5a2a"', 'primary: "#3d5a2b"', 1), "utf-8")
+    after = site_build(ws, tmp_path / "after")  # a fresh folder: only the cache could make it stale
+    assert "#3d5a2b" in after["colors.html"].decode() and "#3d5a2b" not in before["colors.html"].decode()
+    monkeypatch.setenv("PINUP_NO_CACHE", "1")
+    assert site_build(ws, tmp_path / "reference") == after
+    assert len(list(cache.glob("*.pickle"))) == 2  # one entry per version of the file
+
+
+def test_damaged_entries_are_rebuilt_not_trusted(tmp_path: Path, cache: Path) -> None:
+    ws = workspace(tmp_path)
+    good = site_build(ws, tmp_path / "good")
+    for entry in cache.glob("*.pickle"):
+        entry.write_bytes(b"pinup-site-cache\nnot a pickle")
+    assert site_build(ws, tmp_path / "again") == good
+    for entry in cache.glob("*.pickle"):
+        entry.write_bytes(entry.read_bytes()[:100])  # truncated, as after a full disk
+    assert site_build(ws, tmp_path / "third") == good
+
+
+def test_a_folder_others_can_write_to_is_never_read(tmp_path: Path, cache: Path) -> None:
+    from pinup.docsite import sitecache
+
+    sitecache.save("k" * 64, {"pages": 1})
+    assert sitecache.load("k" * 64) == {"pages": 1}
+    cache.chmod(0o777)  # another user could plant a pickle here
+    assert sitecache.load("k" * 64) is None
+    sitecache.save("j" * 64, {"pages": 2})
+    assert not (cache / f"{'j' * 64}.pickle").exists()
+
+
+def test_old_entries_are_pruned(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pinup.docsite import sitecache
+
+    monkeypatch.setattr(sitecache, "MAX_ENTRIES", 3)
+    for i in range(5):
+        key = f"{i:064d}"
+        sitecache.save(key, i)
+        os.utime(cache / f"{key}.pickle", ns=(i * 10**9, i * 10**9))
+    sitecache.save("f" * 64, "newest")
+    left = sorted(p.stem for p in cache.glob("*.pickle"))
+    assert left == [f"{3:064d}", f"{4:064d}", "f" * 64]
+    monkeypatch.setattr(sitecache, "MAX_BYTES", (cache / f"{'f' * 64}.pickle").stat().st_size * 2)
+    sitecache.save("e" * 64, "latest")  # as big as "newest": the two ints before them are too many bytes
+    assert len(list(cache.glob("*.pickle"))) == 2 and (cache / f"{'e' * 64}.pickle").exists()
+
+
+def test_gallery_with_and_without_cache_and_after_an_edit(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pinup.brands import brand_refs_dir
+    from pinup.gallery import build_gallery
+
+    source = brand_refs_dir()
+    picked = json.loads((source / "manifest.json").read_text("utf-8"))[:2]
+    brands = tmp_path / "brand_refs"
+    brands.mkdir()
+    (brands / "manifest.json").write_text(json.dumps(picked), "utf-8")
+    for entry in picked:
+        shutil.copytree(source / entry["slug"], brands / entry["slug"])
+    monkeypatch.setenv("PINUP_BRAND_REFS", str(brands))
+
+    def gallery(name: str) -> dict[str, bytes]:
+        build_gallery(tmp_path / name)
+        return tree(tmp_path / name)
+
+    cold = gallery("cold")
+    warm = gallery("warm")
+    monkeypatch.setenv("PINUP_NO_CACHE", "1")
+    off = gallery("off")
+    assert cold == warm == off and f"{picked[0]['slug']}/colors.html" in cold
+    monkeypatch.delenv("PINUP_NO_CACHE")
+    # an edited brand and an edited manifest both show up, though the cache knows their old versions
+    design = brands / picked[1]["slug"] / "DESIGN.md"
+    design.write_text(design.read_text("utf-8").replace("## Overview", "## Overview\n\nRevision two.", 1), "utf-8")
+    picked[0]["category"] = "renamed category"
+    (brands / "manifest.json").write_text(json.dumps(picked), "utf-8")
+    edited = gallery("edited")
+    assert "Revision two." in edited[f"{picked[1]['slug']}/index.html"].decode()
+    assert "renamed category" in edited["index.html"].decode()
+    monkeypatch.setenv("PINUP_NO_CACHE", "1")
+    assert gallery("edited-off") == edited
