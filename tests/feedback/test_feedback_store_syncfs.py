@@ -20,7 +20,14 @@ from pinup_feedback.store.file import FileStore, SyncfsCommit, barrier
 
 
 def record(board: str = "hero") -> dict[str, Any]:
-    return {"schemaVersion": 1, "board": board, "round": 1, "id": new_id(), "receivedAt": iso_ts(now_utc()), "kind": "final"}
+    return {
+        "schemaVersion": 1,
+        "board": board,
+        "round": 1,
+        "id": new_id(),
+        "receivedAt": iso_ts(now_utc()),
+        "kind": "final",
+    }
 
 
 @pytest.fixture()
@@ -59,9 +66,7 @@ def test_barrier_runs_syncfs_and_reports_its_errors(tmp_path: Path) -> None:
     assert failed.value.errno == errno.EBADF
 
 
-def test_a_write_is_linked_after_one_barrier_and_acknowledged_after_the_next(
-    tmp_path: Path, events: list[str]
-) -> None:
+def test_a_write_is_linked_after_one_barrier_and_acknowledged_after_the_next(tmp_path: Path, events: list[str]) -> None:
     rec = record()
     store = FileStore(tmp_path)
     done = store.submit(rec)
@@ -157,3 +162,15 @@ def test_a_forked_child_gets_its_own_thread(tmp_path: Path, events: list[str]) -
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert len(list((tmp_path / "hero").iterdir())) == 2
+
+
+def test_a_marker_is_created_under_its_name_and_acknowledged_after_one_barrier(
+    tmp_path: Path, events: list[str]
+) -> None:
+    path = tmp_path / "n" / "0000000001.json"
+    file_store.COMMIT.submit(path, b'{"n": 1}', atomic=False).result(30)
+    events.append("ack")
+    assert events == ["barrier", "ack"] and path.read_bytes() == b'{"n": 1}'  # no link: no temp file
+    with pytest.raises(FileExistsError):
+        file_store.COMMIT.submit(path, b'{"n": 2}', atomic=False).result(30)
+    assert path.read_bytes() == b'{"n": 1}' and [p.name for p in path.parent.iterdir()] == [path.name]

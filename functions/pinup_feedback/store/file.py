@@ -57,10 +57,10 @@ def _write_fsync(path: Path, data: bytes) -> None:
     _write_new(path, data, sync=True)
 
 
-def _write_direct(path: Path, data: bytes) -> None:
-    """Fallback without hard links: O_EXCL on the final name; a failed write leaves nothing."""
+def _write_direct(path: Path, data: bytes, *, sync: bool = True) -> None:
+    """O_EXCL on the final name (no hard links here, or a marker); a failed write leaves nothing."""
     try:
-        _write_fsync(path, data)
+        _write_new(path, data, sync=sync)
     except FileExistsError:
         raise
     except BaseException:
@@ -100,15 +100,17 @@ def create_only(path: Path, data: bytes) -> None:
 class _Write:
     """One queued create: where, what, an optional replaceable copy, and who to tell."""
 
-    __slots__ = ("path", "data", "copy", "future", "loop", "error", "copy_error", "tmp")
+    __slots__ = ("path", "folder", "data", "copy", "future", "loop", "error", "copy_error", "tmp", "atomic")
 
     def __init__(
         self, path: Path, data: bytes, copy: Path | None, future: Any, loop: asyncio.AbstractEventLoop | None
     ) -> None:
         self.path, self.data, self.copy, self.future, self.loop = path, data, copy, future, loop
+        self.folder = os.path.dirname(path)  # a str: cheap to hash, once per write
         self.error: BaseException | None = None
         self.copy_error: OSError | None = None
         self.tmp: Path | None = None
+        self.atomic = True
 
 
 class _Commit:
@@ -123,10 +125,17 @@ class _Commit:
         self._lock = threading.Condition()
         self._started = False
 
-    def submit(self, path: Path, data: bytes) -> Future[None]:
-        """Start creating `path`; the future ends when it is durable (or with the OSError)."""
+    def submit(self, path: Path, data: bytes, *, atomic: bool = True) -> Future[None]:
+        """Start creating `path`; the future ends when it is durable (or with the OSError).
+
+        `atomic=False` creates the final name directly (O_EXCL, no temp file and link) for
+        markers whose name is what counts: a reader may see one half-written, and a crash
+        before the future ends may leave one empty (never acknowledged).
+        """
         future: Future[None] = Future()
-        self._queue(_Write(path, data, None, future, None))
+        write = _Write(path, data, None, future, None)
+        write.atomic = atomic
+        self._queue(write)
         return future
 
     def submit_async(self, path: Path, data: bytes, copy: Path | None = None) -> asyncio.Future[OSError | None]:
@@ -214,12 +223,13 @@ class FsyncCommit(_Commit):
         pool.submit(self._write, write)
 
     def _write(self, write: _Write) -> None:
+        create = _publish if write.atomic else _write_direct
         try:
             try:
-                _publish(write.path, write.data)
+                create(write.path, write.data)
             except FileNotFoundError:
                 write.path.parent.mkdir(parents=True, exist_ok=True)  # a new board: once per folder
-                _publish(write.path, write.data)
+                create(write.path, write.data)
         except BaseException as exc:
             write.error = exc
             self._settle([write])
@@ -319,7 +329,7 @@ class SyncfsCommit(_Commit):
         super()._reset()
         self._pending: list[_Write] = []
         self._fds: dict[int, int] = {}  # st_dev -> a directory on it, opened before any write
-        self._devs: dict[Path, int] = {}
+        self._devs: dict[str, int] = {}
 
     def _queue(self, write: _Write) -> None:
         with self._lock:
@@ -344,14 +354,14 @@ class SyncfsCommit(_Commit):
                 self._settle([*new, *linked])
                 linked = []
 
-    def _device(self, folder: Path) -> int:
+    def _device(self, folder: str) -> int:
         """The folder's filesystem, with a descriptor for its barrier opened before writing to it."""
         dev = self._devs.get(folder)
         if dev is None:
             try:
                 dev = os.stat(folder).st_dev
             except FileNotFoundError:
-                folder.mkdir(parents=True, exist_ok=True)  # a new board: once per folder
+                os.makedirs(folder, exist_ok=True)  # a new board: once per folder
                 dev = os.stat(folder).st_dev
             if dev not in self._fds:
                 self._fds[dev] = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
@@ -361,9 +371,14 @@ class SyncfsCommit(_Commit):
     def _pass(self, new: list[_Write], linked: list[_Write]) -> list[_Write]:
         done: list[_Write] = []
         staged: list[tuple[_Write, int]] = []
+        linked = list(linked)
         for write in new:
             try:
-                dev = self._device(write.path.parent)
+                dev = self._device(write.folder)
+                if not write.atomic:
+                    _write_direct(write.path, write.data, sync=False)
+                    linked.append(write)  # named already: this pass's barrier makes it durable
+                    continue
                 write.tmp = _stage(write.path)
                 _write_new(write.tmp, write.data)
                 staged.append((write, dev))
@@ -373,13 +388,13 @@ class SyncfsCommit(_Commit):
                     _take_back(write.tmp)
                 done.append(write)
         failed: dict[int, OSError] = {}
-        for dev in {self._devs[w.path.parent] for w in linked} | {dev for _, dev in staged}:
+        for dev in {self._devs[w.folder] for w in linked} | {dev for _, dev in staged}:
             try:
                 barrier(self._fds[dev])
             except OSError as exc:
                 failed[dev] = exc
         for write in linked:
-            write.error = failed.get(self._devs[write.path.parent])
+            write.error = failed.get(self._devs[write.folder])
             if write.error is not None:
                 _take_back(write.path)
             done.append(write)
@@ -401,10 +416,8 @@ def _link(tmp: Path, path: Path, data: bytes) -> OSError | None:
         if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
             return exc
         try:  # no hard links here: O_EXCL on the final name is create-only too
-            _write_new(path, data)
+            _write_direct(path, data, sync=False)
         except OSError as direct:
-            if not isinstance(direct, FileExistsError):
-                _take_back(path)
             return direct
     return None
 
