@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
+from pinup_feedback.store import file as file_store
 from pinup_feedback.store import open_store
 from pinup_feedback.store.base import RecordExists, RecordNotFound, StoreError, iso_ts, new_id, now_utc, parse_name
-from pinup_feedback.store import file as file_store
-from pinup_feedback.store.file import FileStore, FsyncCommit, create_only
+from pinup_feedback.store.file import FileStore, FsyncCommit, SyncfsCommit, create_only
 
 
 def record(board: str = "hero", kind: str = "final", **extra: Any) -> dict[str, Any]:
@@ -185,8 +185,13 @@ def test_manifest_from_site_boards(tmp_path: Path) -> None:
     assert FileStore(tmp_path).read_manifest("hero") is None
 
 
-def test_without_hard_links_o_excl_keeps_it_create_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("commit", [FsyncCommit, SyncfsCommit])
+def test_without_hard_links_o_excl_keeps_it_create_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, commit: type[file_store._Commit]
+) -> None:
     import errno
+
+    monkeypatch.setattr(file_store, "COMMIT", commit())
 
     def no_links(src: Any, dst: Any, **kw: Any) -> None:
         raise OSError(errno.EPERM, "Operation not permitted")

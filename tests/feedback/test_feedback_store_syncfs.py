@@ -133,22 +133,6 @@ def test_a_failed_barrier_acknowledges_nothing_and_leaves_nothing(
     assert store.read(key)["board"] == "hero"
 
 
-def test_without_hard_links_the_final_name_is_created_exclusively(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, events: list[str]
-) -> None:
-    def no_links(src: Any, dst: Any, **kw: Any) -> None:
-        raise OSError(errno.EPERM, "Operation not permitted")
-
-    monkeypatch.setattr(os, "link", no_links)
-    store = FileStore(tmp_path)
-    rec = record()
-    key = store.save(rec)
-    assert store.read(key) == rec and events == ["barrier", "barrier"]
-    with pytest.raises(RecordExists):
-        store.save(rec)
-    assert [p.name for p in (tmp_path / "hero").iterdir()] == [key.split("/")[1]]
-
-
 def test_a_forked_child_gets_its_own_thread(tmp_path: Path, events: list[str]) -> None:
     store = FileStore(tmp_path)
     store.save(record())  # the parent's thread and descriptors exist
