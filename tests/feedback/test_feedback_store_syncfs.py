@@ -36,8 +36,8 @@ def events(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     log: list[str] = []
     real_barrier, real_link = file_store.barrier, os.link
 
-    def logged_barrier(fd: int) -> None:
-        real_barrier(fd)
+    def logged_barrier(fds: list[int]) -> None:
+        real_barrier(fds)
         log.append("barrier")
 
     def logged_link(src: Any, dst: Any, **kw: Any) -> None:
@@ -58,11 +58,11 @@ def test_the_process_uses_syncfs_on_linux() -> None:
 def test_barrier_runs_syncfs_and_reports_its_errors(tmp_path: Path) -> None:
     fd = os.open(tmp_path, os.O_RDONLY)
     try:
-        barrier(fd)  # a real syncfs + fsync of the directory
+        barrier([fd])  # a real syncfs + fsync of the directory
     finally:
         os.close(fd)
     with pytest.raises(OSError) as failed:
-        barrier(fd)  # closed: syncfs itself refuses it, and the error comes through
+        barrier([fd])  # closed: syncfs itself refuses it, and the error comes through
     assert failed.value.errno == errno.EBADF
 
 
@@ -88,11 +88,11 @@ def test_writes_that_queue_during_a_barrier_share_the_next_ones(
     release = threading.Event()
     logged = file_store.barrier
 
-    def slow_first(fd: int) -> None:
+    def slow_first(fds: list[int]) -> None:
         if not held.is_set():
             held.set()
             assert release.wait(30)  # hold the first barrier until the others are queued
-        logged(fd)
+        logged(fds)
 
     monkeypatch.setattr(file_store, "barrier", slow_first)
     store = FileStore(tmp_path)
@@ -117,11 +117,11 @@ def test_a_failed_barrier_acknowledges_nothing_and_leaves_nothing(
     logged = file_store.barrier
     calls: list[int] = []
 
-    def broken(fd: int) -> None:
-        calls.append(fd)
+    def broken(fds: list[int]) -> None:
+        calls.append(len(fds))
         if len(calls) == failing:
             raise OSError(errno.EIO, "Input/output error")
-        logged(fd)
+        logged(fds)
 
     monkeypatch.setattr(file_store, "barrier", broken)
     store = FileStore(tmp_path)
@@ -158,3 +158,16 @@ def test_a_marker_is_created_under_its_name_and_acknowledged_after_one_barrier(
     with pytest.raises(FileExistsError):
         file_store.COMMIT.submit(path, b'{"n": 2}', atomic=False).result(30)
     assert path.read_bytes() == b'{"n": 1}' and [p.name for p in path.parent.iterdir()] == [path.name]
+
+
+def test_descriptors_live_only_as_long_as_their_writes(tmp_path: Path, events: list[str]) -> None:
+    """Each pass opens one directory per filesystem; it is closed once that pass's writes are settled."""
+    store = FileStore(tmp_path)
+    before = set(os.listdir("/proc/self/fd"))
+    for _ in range(3):
+        store.save(record())
+    commit = file_store.COMMIT
+    assert isinstance(commit, SyncfsCommit)
+    with commit._lock:  # the thread is idle: the last pass had no new writes
+        held = set(commit._held)
+    assert held == set() and set(os.listdir("/proc/self/fd")) <= before | {str(fd) for fd in held}

@@ -100,7 +100,20 @@ def create_only(path: Path, data: bytes) -> None:
 class _Write:
     """One queued create: where, what, an optional replaceable copy, and who to tell."""
 
-    __slots__ = ("path", "folder", "data", "copy", "future", "loop", "error", "copy_error", "tmp", "atomic")
+    __slots__ = (
+        "path",
+        "folder",
+        "data",
+        "copy",
+        "future",
+        "loop",
+        "error",
+        "copy_error",
+        "tmp",
+        "atomic",
+        "dev",
+        "fd",
+    )
 
     def __init__(
         self, path: Path, data: bytes, copy: Path | None, future: Any, loop: asyncio.AbstractEventLoop | None
@@ -111,6 +124,7 @@ class _Write:
         self.copy_error: OSError | None = None
         self.tmp: Path | None = None
         self.atomic = True
+        self.dev = self.fd = -1  # the filesystem, and the descriptor its barriers go through
 
 
 class _Commit:
@@ -288,21 +302,24 @@ def _load_syncfs() -> Callable[[int], int] | None:
     return cast(Callable[[int], int], found)
 
 
-def barrier(fd: int) -> None:
-    """Make everything written so far on `fd`'s filesystem durable: syncfs(2), then fsync(fd).
+def barrier(fds: list[int]) -> None:
+    """Make everything written so far on the filesystem of `fds` durable: syncfs(2) on each, then
+    one fsync.
 
     syncfs writes back every dirty file and the metadata (directory entries, inodes) of the
-    filesystem and, since Linux 5.8, reports writeback errors seen since this descriptor's last
-    call. The fsync of the directory after it issues the cache flush last, after all of those
-    writes, which syncfs alone does not promise on every filesystem (ext4 without a journal
-    flushes before writing the metadata buffers).
+    filesystem and, since Linux 5.8, reports the writeback errors seen since that descriptor's
+    last call (or its opening), so every descriptor that was open across a write is asked. The
+    fsync of a directory after it issues the cache flush last, after all of those writes, which
+    syncfs alone does not promise on every filesystem (ext4 without a journal flushes before it
+    writes the metadata buffers).
     """
-    if _SYNCFS is None or _SYNCFS(fd) != 0:
-        import ctypes
+    for fd in fds:
+        if _SYNCFS is None or _SYNCFS(fd) != 0:
+            import ctypes
 
-        code = ctypes.get_errno() if _SYNCFS is not None else errno.ENOSYS
-        raise OSError(code, os.strerror(code))
-    os.fsync(fd)
+            code = ctypes.get_errno() if _SYNCFS is not None else errno.ENOSYS
+            raise OSError(code, os.strerror(code))
+    os.fsync(fds[-1])
 
 
 def _stage(path: Path) -> Path:
@@ -320,16 +337,19 @@ class SyncfsCommit(_Commit):
     therefore only ever points at data already on disk, and nothing is acknowledged before the
     barrier that covers its name. Under load each barrier serves two batches at once, so N
     concurrent writes cost about one syncfs, instead of N file fsyncs and a directory fsync.
+
+    Each pass opens one directory per filesystem before it writes anything there, and that
+    descriptor stays open until its writes are acknowledged (two passes): its syncfs reports
+    every writeback error from the first write to the last barrier, and no descriptor outlives
+    its writes (a filesystem unmounted meanwhile is never synced through a stale one).
     """
 
     def _reset(self) -> None:
-        if getattr(self, "_fds", None):
-            for fd in self._fds.values():
-                os.close(fd)
+        for fd in getattr(self, "_held", ()):
+            os.close(fd)
         super()._reset()
         self._pending: list[_Write] = []
-        self._fds: dict[int, int] = {}  # st_dev -> a directory on it, opened before any write
-        self._devs: dict[str, int] = {}
+        self._held: set[int] = set()  # the descriptors of the last pass: its writes await the next
 
     def _queue(self, write: _Write) -> None:
         with self._lock:
@@ -353,59 +373,69 @@ class SyncfsCommit(_Commit):
                     write.error = write.error or exc
                 self._settle([*new, *linked])
                 linked = []
-
-    def _device(self, folder: str) -> int:
-        """The folder's filesystem, with a descriptor for its barrier opened before writing to it."""
-        dev = self._devs.get(folder)
-        if dev is None:
-            try:
-                dev = os.stat(folder).st_dev
-            except FileNotFoundError:
-                os.makedirs(folder, exist_ok=True)  # a new board: once per folder
-                dev = os.stat(folder).st_dev
-            if dev not in self._fds:
-                self._fds[dev] = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
-            self._devs[folder] = dev
-        return dev
+                for fd in self._held:
+                    os.close(fd)
+                self._held = set()
 
     def _pass(self, new: list[_Write], linked: list[_Write]) -> list[_Write]:
         done: list[_Write] = []
-        staged: list[tuple[_Write, int]] = []
+        staged: list[_Write] = []
         linked = list(linked)
+        opened: dict[int, int] = {}  # this pass: st_dev -> a directory on it, opened before writing
+        devs: dict[str, int] = {}
         for write in new:
             try:
-                dev = self._device(write.folder)
+                dev = devs.get(write.folder)
+                if dev is None:
+                    dev = devs[write.folder] = _folder_dev(write.folder)
+                if dev not in opened:
+                    opened[dev] = os.open(write.folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+                write.dev, write.fd = dev, opened[dev]
                 if not write.atomic:
                     _write_direct(write.path, write.data, sync=False)
                     linked.append(write)  # named already: this pass's barrier makes it durable
                     continue
                 write.tmp = _stage(write.path)
                 _write_new(write.tmp, write.data)
-                staged.append((write, dev))
+                staged.append(write)
             except BaseException as exc:
                 write.error = exc
                 if write.tmp is not None:
                     _take_back(write.tmp)
                 done.append(write)
+        by_dev: dict[int, set[int]] = {}
+        for write in [*linked, *staged]:
+            by_dev.setdefault(write.dev, set()).add(write.fd)
         failed: dict[int, OSError] = {}
-        for dev in {self._devs[w.folder] for w in linked} | {dev for _, dev in staged}:
+        for dev, fds in by_dev.items():
             try:
-                barrier(self._fds[dev])
+                barrier(sorted(fds))
             except OSError as exc:
                 failed[dev] = exc
         for write in linked:
-            write.error = failed.get(self._devs[write.folder])
+            write.error = failed.get(write.dev)
             if write.error is not None:
                 _take_back(write.path)
             done.append(write)
         now_linked: list[_Write] = []
-        for write, dev in staged:
+        for write in staged:
             assert write.tmp is not None
-            write.error = failed.get(dev) or _link(write.tmp, write.path, write.data)
+            write.error = failed.get(write.dev) or _link(write.tmp, write.path, write.data)
             _take_back(write.tmp)
             (done if write.error is not None else now_linked).append(write)
+        for fd in self._held - set(opened.values()):  # their writes are all settled now
+            os.close(fd)
+        self._held = set(opened.values())
         self._finish(done)
         return now_linked
+
+
+def _folder_dev(folder: str) -> int:
+    try:
+        return os.stat(folder).st_dev
+    except FileNotFoundError:
+        os.makedirs(folder, exist_ok=True)  # a new board: once per folder
+        return os.stat(folder).st_dev
 
 
 def _link(tmp: Path, path: Path, data: bytes) -> OSError | None:
