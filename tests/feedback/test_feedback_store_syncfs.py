@@ -171,3 +171,13 @@ def test_descriptors_live_only_as_long_as_their_writes(tmp_path: Path, events: l
     with commit._lock:  # the thread is idle: the last pass had no new writes
         held = set(commit._held)
     assert held == set() and set(os.listdir("/proc/self/fd")) <= before | {str(fd) for fd in held}
+
+
+def test_pinup_store_sync_fsync_picks_the_fsync_commit() -> None:
+    import subprocess
+    import sys
+
+    code = "from pinup_feedback.store import file; print(type(file.COMMIT).__name__)"
+    env = {**os.environ, "PINUP_STORE_SYNC": "fsync"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "FsyncCommit"

@@ -463,7 +463,11 @@ def _settle_on_loop(writes: list[_Write]) -> None:
 
 
 _SYNCFS = _load_syncfs()
-COMMIT: _Commit = SyncfsCommit() if _SYNCFS is not None else FsyncCommit()
+#: PINUP_STORE_SYNC=fsync picks the per-file fsync commit where syncfs exists too (to compare them:
+#: bench/feedback_load.py --compare-fsync; or where other heavy writers share the filesystem).
+COMMIT: _Commit = (
+    SyncfsCommit() if _SYNCFS is not None and os.environ.get("PINUP_STORE_SYNC") != "fsync" else FsyncCommit()
+)
 
 
 def replace_copy(path: Path, data: bytes, *, durable: bool = True) -> None:
