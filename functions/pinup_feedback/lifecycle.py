@@ -57,8 +57,12 @@ class EventLog(Protocol):
 
     def create(self, name: str, payload: dict[str, Any]) -> bool: ...
 
-    def create_many(self, docs: list[tuple[str, dict[str, Any]]], *, atomic: bool = True) -> list[bool]:
-        """All of `create` at once; `atomic=False` for slots, whose name is all a reader uses."""
+    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
+        """All of `create` at once."""
+        ...
+
+    def take(self, names: list[str], payload: dict[str, Any]) -> list[bool]:
+        """Create-only names that share one payload (a record's number slots): False where taken."""
         ...
 
     def read(self, name: str) -> dict[str, Any] | None: ...
@@ -77,11 +81,11 @@ class FileLog:
     def create(self, name: str, payload: dict[str, Any]) -> bool:
         return self.create_many([(name, payload)])[0]
 
-    def create_many(self, docs: list[tuple[str, dict[str, Any]]], *, atomic: bool = True) -> list[bool]:
+    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
         """Create them all at once, so they share the group commit's syncs; False where taken."""
         from .store import file
 
-        futures = [file.COMMIT.submit(self.root / name, encode(payload), atomic=atomic) for name, payload in docs]
+        futures = [file.COMMIT.submit(self.root / name, encode(payload)) for name, payload in docs]
         created, failure = [], None
         for future in futures:
             error = future.exception()
@@ -91,6 +95,16 @@ class FileLog:
         if failure is not None:
             raise failure
         return created
+
+    def take(self, names: list[str], payload: dict[str, Any]) -> list[bool]:
+        """One file hard-linked under every name of one folder: no inode or data block per name.
+
+        Not synced here: the group commit's next barrier makes them durable, and what cites them
+        (the record's numbers, created through it afterwards) is never durable before they are.
+        """
+        from .store.file import link_names
+
+        return link_names([self.root / name for name in names], encode(payload))
 
     def read(self, name: str) -> dict[str, Any] | None:
         try:
@@ -122,8 +136,11 @@ class S3Log:
             return False
         return True
 
-    def create_many(self, docs: list[tuple[str, dict[str, Any]]], *, atomic: bool = True) -> list[bool]:
-        return [self.create(name, payload) for name, payload in docs]  # S3 objects appear whole anyway
+    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
+        return [self.create(name, payload) for name, payload in docs]
+
+    def take(self, names: list[str], payload: dict[str, Any]) -> list[bool]:
+        return [self.create(name, payload) for name in names]
 
     def read(self, name: str) -> dict[str, Any] | None:
         data = self.store._get(self.base + name)
@@ -330,22 +347,14 @@ class Lifecycle:
         for _ in range(50):
             if not records:
                 return claimed
-            plans: list[tuple[dict[str, Any], int, dict[str, int]]] = []
-            docs: list[tuple[str, dict[str, Any]]] = []
+            retry = []
             for record in records:
                 board, specs = record["board"], item_specs(record)
                 first = self._next.get(board) or self._scan(board)
                 self._next[board] = first + len(specs)
                 mapping = {spec.key: first + k for k, spec in enumerate(specs)}
-                plans.append((record, len(docs), mapping))
-                docs += [
-                    (f"{board}/n/{n:010d}.json", {"n": n, "feedbackId": record["id"], "key": key})
-                    for key, n in mapping.items()
-                ]
-            created = self.log.create_many(docs, atomic=False)  # only the slot's name is ever read
-            retry = []
-            for record, at, mapping in plans:
-                if all(created[at : at + len(mapping)]):
+                names = [f"{board}/n/{n:010d}.json" for n in mapping.values()]
+                if all(self.log.take(names, {"feedbackId": record["id"], "items": mapping})):
                     claimed[record["id"]] = mapping
                 else:
                     retry.append(record)

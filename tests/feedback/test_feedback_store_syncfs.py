@@ -148,18 +148,6 @@ def test_a_forked_child_gets_its_own_thread(tmp_path: Path, events: list[str]) -
     assert len(list((tmp_path / "hero").iterdir())) == 2
 
 
-def test_a_marker_is_created_under_its_name_and_acknowledged_after_one_barrier(
-    tmp_path: Path, events: list[str]
-) -> None:
-    path = tmp_path / "n" / "0000000001.json"
-    file_store.COMMIT.submit(path, b'{"n": 1}', atomic=False).result(30)
-    events.append("ack")
-    assert events == ["barrier", "ack"] and path.read_bytes() == b'{"n": 1}'  # no link: no temp file
-    with pytest.raises(FileExistsError):
-        file_store.COMMIT.submit(path, b'{"n": 2}', atomic=False).result(30)
-    assert path.read_bytes() == b'{"n": 1}' and [p.name for p in path.parent.iterdir()] == [path.name]
-
-
 def test_descriptors_live_only_as_long_as_their_writes(tmp_path: Path, events: list[str]) -> None:
     """Each pass opens one directory per filesystem; it is closed once that pass's writes are settled."""
     store = FileStore(tmp_path)

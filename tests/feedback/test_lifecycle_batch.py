@@ -31,6 +31,10 @@ def slots(root: Path) -> list[dict[str, Any]]:
     return [json.loads(p.read_text()) for p in (root / "_items" / "hero" / "n").glob("*.json")]
 
 
+def slot_numbers(root: Path) -> list[int]:
+    return [int(p.stem) for p in (root / "_items" / "hero" / "n").glob("*.json")]
+
+
 def _number_in_a_process(root: str, start: Any, out: Any) -> None:
     store = FileStore(root)
     life = Lifecycle(store)
@@ -54,8 +58,8 @@ def test_four_processes_with_stale_caches_never_share_a_number(tmp_path: Path) -
         proc.join(60)
         assert proc.exitcode == 0
     assert len(given) == 80 and len(set(given)) == 80
-    taken = [s["n"] for s in slots(tmp_path)]
-    assert len(taken) == len(set(taken))  # no slot file names a number twice
+    for slot in slots(tmp_path):  # each slot names the record that took it, with that number
+        assert slot["feedbackId"] and set(slot["items"].values()) & set(slot_numbers(tmp_path))
     items = Lifecycle(FileStore(tmp_path)).items("hero")
     assert len(items) == 88 and len({i.n for i in items}) == 88  # with the 4 numbered before the start
 
@@ -74,10 +78,15 @@ class CountingLog(FileLog):
     def __init__(self, root: Path) -> None:
         super().__init__(root)
         self.batches: list[int] = []
+        self.slots: list[int] = []
 
-    def create_many(self, docs: list[tuple[str, dict[str, Any]]], *, atomic: bool = True) -> list[bool]:
+    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
         self.batches.append(len(docs))
-        return super().create_many(docs, atomic=atomic)
+        return super().create_many(docs)
+
+    def take(self, names: list[str], payload: dict[str, Any]) -> list[bool]:
+        self.slots.append(len(names))
+        return super().take(names, payload)
 
 
 def test_records_queued_while_a_batch_runs_are_numbered_together(tmp_path: Path) -> None:
@@ -94,9 +103,9 @@ def test_records_queued_while_a_batch_runs_are_numbered_together(tmp_path: Path)
     worker.join(60)
     assert errors == [] and life._worker is None
     # the worker took the first record(s) before it waited; the rest went in one batch after:
-    # each batch is one create_many of slots (2 per record) and one of record numbers
-    assert len(log.batches) in (2, 4) and sum(log.batches) == 36
-    assert log.batches[-2:] == [2 * log.batches[-1], log.batches[-1]] and log.batches[-1] >= 10
+    # each batch is one create_many of record numbers, after linking each record's 2 slots
+    assert len(log.batches) in (1, 2) and sum(log.batches) == 12 and log.batches[-1] >= 10
+    assert log.slots == [2] * 12
     assert sorted(n for r in records for n in life.number(r).values()) == list(range(1, 25))
 
 
@@ -110,3 +119,20 @@ def test_numbering_in_threads_and_on_read_agree(tmp_path: Path) -> None:
     items = life.items("hero")  # numbers what the queue has not reached yet
     assert errors == [] and len(items) == 12 and len({i.n for i in items}) == 12
     assert {i.feedback_id for i in items} == {r["id"] for r in records}
+
+
+def test_slots_are_one_file_linked_under_each_name_and_stay_create_only(tmp_path: Path, monkeypatch: Any) -> None:
+    import os
+
+    from pinup_feedback.store import file as file_store
+
+    synced: list[str] = []
+    real = file_store.fsync_dir
+    monkeypatch.setattr(file_store, "COMMIT", file_store.FsyncCommit())  # syncs folder by folder
+    monkeypatch.setattr(file_store, "fsync_dir", lambda path: (synced.append(Path(path).name), real(path)))
+    names = [tmp_path / "n" / f"{n:010d}.json" for n in (1, 2, 3)]
+    assert file_store.link_names(names, b'{"items": {}}') == [True, True, True]
+    assert len({os.stat(p).st_ino for p in names}) == 1 and synced == ["n"]  # one inode, folder synced
+    assert file_store.link_names([names[2], tmp_path / "n" / "0000000004.json"], b"{}") == [False, True]
+    assert names[2].read_bytes() == b'{"items": {}}'  # a taken name keeps its content
+    assert sorted(p.name for p in (tmp_path / "n").iterdir()) == [p.name for p in names] + ["0000000004.json"]

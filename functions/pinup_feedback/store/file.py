@@ -110,7 +110,6 @@ class _Write:
         "error",
         "copy_error",
         "tmp",
-        "atomic",
         "dev",
         "fd",
     )
@@ -123,7 +122,6 @@ class _Write:
         self.error: BaseException | None = None
         self.copy_error: OSError | None = None
         self.tmp: Path | None = None
-        self.atomic = True
         self.dev = self.fd = -1  # the filesystem, and the descriptor its barriers go through
 
 
@@ -139,17 +137,10 @@ class _Commit:
         self._lock = threading.Condition()
         self._started = False
 
-    def submit(self, path: Path, data: bytes, *, atomic: bool = True) -> Future[None]:
-        """Start creating `path`; the future ends when it is durable (or with the OSError).
-
-        `atomic=False` creates the final name directly (O_EXCL, no temp file and link) for
-        markers whose name is what counts: a reader may see one half-written, and a crash
-        before the future ends may leave one empty (never acknowledged).
-        """
+    def submit(self, path: Path, data: bytes) -> Future[None]:
+        """Start creating `path`; the future ends when it is durable (or with the OSError)."""
         future: Future[None] = Future()
-        write = _Write(path, data, None, future, None)
-        write.atomic = atomic
-        self._queue(write)
+        self._queue(_Write(path, data, None, future, None))
         return future
 
     def submit_async(self, path: Path, data: bytes, copy: Path | None = None) -> asyncio.Future[OSError | None]:
@@ -237,13 +228,12 @@ class FsyncCommit(_Commit):
         pool.submit(self._write, write)
 
     def _write(self, write: _Write) -> None:
-        create = _publish if write.atomic else _write_direct
         try:
             try:
-                create(write.path, write.data)
+                _publish(write.path, write.data)
             except FileNotFoundError:
                 write.path.parent.mkdir(parents=True, exist_ok=True)  # a new board: once per folder
-                create(write.path, write.data)
+                _publish(write.path, write.data)
         except BaseException as exc:
             write.error = exc
             self._settle([write])
@@ -391,10 +381,6 @@ class SyncfsCommit(_Commit):
                 if dev not in opened:
                     opened[dev] = os.open(write.folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
                 write.dev, write.fd = dev, opened[dev]
-                if not write.atomic:
-                    _write_direct(write.path, write.data, sync=False)
-                    linked.append(write)  # named already: this pass's barrier makes it durable
-                    continue
                 write.tmp = _stage(write.path)
                 _write_new(write.tmp, write.data)
                 staged.append(write)
@@ -436,6 +422,33 @@ def _folder_dev(folder: str) -> int:
     except FileNotFoundError:
         os.makedirs(folder, exist_ok=True)  # a new board: once per folder
         return os.stat(folder).st_dev
+
+
+def link_names(paths: list[Path], data: bytes) -> list[bool]:
+    """Create-only names (of one folder) for one content: a temp file linked under each; False
+    where the name was taken.
+
+    With the syncfs commit they are not synced here: its next barrier covers the whole
+    filesystem, so anything created through it afterwards is durable only after they are. The
+    fsync commit syncs directories one by one, so this folder is fsynced before returning.
+    """
+    if not paths:
+        return []
+    paths[0].parent.mkdir(parents=True, exist_ok=True)
+    tmp = _stage(paths[0])
+    _write_new(tmp, data)
+    try:
+        created = []
+        for path in paths:
+            error = _link(tmp, path, data)
+            if error is not None and not isinstance(error, FileExistsError):
+                raise error
+            created.append(error is None)
+    finally:
+        _take_back(tmp)
+    if not isinstance(COMMIT, SyncfsCommit):
+        fsync_dir(paths[0].parent)
+    return created
 
 
 def _link(tmp: Path, path: Path, data: bytes) -> OSError | None:
