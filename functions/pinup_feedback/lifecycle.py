@@ -7,7 +7,8 @@ event name and exactly one wins. Nothing is ever rewritten.
 
 Layout (under `<store>/_items/` on disk, `<prefix>/feedback/_items/` in S3), per board:
 
-- `n/<n>.json`: number slot `n` taken by one item (create-only: a number is never given twice);
+- `n/<n>.json`: number slot `n` taken by one item (create-only: a number is never given twice); on
+  disk the slots of one record are links of one file holding the record's numbers;
 - `f/<feedbackId>.json`: the numbers of one record's items (what readers trust; slots that no
   record claims are skipped, so numbers may skip but never repeat or change);
 - `e/<n>/<seq>.json`: the item's state changes, seq 1, 2, ... (create-only: one writer per seq).
