@@ -1,13 +1,15 @@
 """Load benchmark: POST N feedback submissions at concurrency C against a real `pinup serve`,
 and compare with a raw create+fsync+rename loop on the same disk.
 
-    .venv/bin/python bench/feedback_load.py [-n 2000] [-c 32] [--dir DIR]
+    .venv/bin/python bench/feedback_load.py [-n 2000] [-c 32] [--dir DIR] [--compare-fsync]
 
 Prints, for the server: requests/s, p50 and p99 latency, and the CPU time the server process
 spent per request (user + system, from /proc); for the raw loop: operations/s and its own CPU
 per operation (the floor the kernel charges for one durable create on this disk). Then the ratio
 server/raw and a check that every acknowledged id is on disk. Targets: CPU <= 1 ms/request,
-p99 <= 50 ms at concurrency 32, server >= 50 % of the raw rate.
+p99 <= 50 ms at concurrency 32, server >= 50 % of the raw rate. `--compare-fsync` runs a second
+server with the per-file fsync group commit (PINUP_STORE_SYNC=fsync) in the same rounds, so the
+two store commits can be compared on the same disk weather.
 
 The load generator is a few lines of asyncio speaking HTTP/1.1 over keep-alive sockets, so that
 on a 2-core machine the client takes as little CPU from the server as possible. The submissions
@@ -36,7 +38,7 @@ BOARD = "trail-home"
 TARGET_CPU_MS, TARGET_P99_MS, TARGET_RATIO = 1.0, 50.0, 0.5
 
 
-def start_server(workdir: Path) -> tuple[subprocess.Popen[str], int, Path]:
+def start_server(workdir: Path, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], int, Path]:
     src = workdir / "ws"
     shutil.copytree(ROOT / "site_src", src, ignore=shutil.ignore_patterns(".pinup", "__pycache__"))
     cmd = [
@@ -53,7 +55,9 @@ def start_server(workdir: Path) -> tuple[subprocess.Popen[str], int, Path]:
         "--out",
         str(workdir / "site"),
     ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})}
+    )
     assert proc.stderr is not None
     for line in proc.stderr:
         if line.startswith("SERVE_STARTED:"):
@@ -181,56 +185,44 @@ def verdict(ok: bool) -> str:
     return "OK" if ok else "BELOW TARGET"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("-n", type=int, default=2000, help="submissions")
-    parser.add_argument("-c", type=int, default=32, help="concurrency")
-    parser.add_argument("--rounds", type=int, default=8, help="alternate server and raw batches this many times")
-    parser.add_argument("--dir", type=Path, default=None, help="scratch folder (default: a temp folder in bench/)")
-    args = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix=".feedback-load-", dir=args.dir or Path(__file__).parent))
-    proc = None
-    try:
-        proc, port, store = start_server(workdir)
-        # Interleave server batches and raw batches so both see the same disk weather
-        # (a shared disk's fsync latency drifts by 2x over a minute).
-        rounds = max(1, min(args.rounds, args.n))
-        per = [args.n // rounds + (1 if i < args.n % rounds else 0) for i in range(rounds)]
-        elapsed, raw, latencies, ids, failures = 0.0, 0.0, [], [], 0
-        cpu, raw_cpu = [0.0, 0.0], [0.0, 0.0]
-        for i, count in enumerate(per):
-            before = cpu_seconds(proc.pid)
-            e, lat, got, failed = asyncio.run(load(port, count, args.c, warmup=(i == 0)))
-            after = cpu_seconds(proc.pid)
-            cpu = [cpu[k] + after[k] - before[k] for k in (0, 1)]
-            elapsed, failures = elapsed + e, failures + failed
-            latencies += lat
-            ids += got
-            before = own_cpu()
-            raw += raw_loop(workdir / "raw" / str(i), count)
-            after = own_cpu()
-            raw_cpu = [raw_cpu[k] + after[k] - before[k] for k in (0, 1)]
-        on_disk = {p.name.rsplit("-", 1)[-1].removesuffix(".json") for p in (store / BOARD).glob("*.json")}
-        missing = [i for i in ids if i not in on_disk]
-        done = max(1, len(ids))
-        rps, raw_ops = len(ids) / elapsed, args.n / raw
-        cpu_ms = sum(cpu) / done * 1000
-        raw_ms = sum(raw_cpu) / args.n * 1000
-        p50, p99 = pct(latencies, 0.50) * 1000, pct(latencies, 0.99) * 1000
+class Run:
+    """One server's totals over the interleaved rounds."""
+
+    def __init__(self, label: str, workdir: Path, env: dict[str, str] | None = None) -> None:
+        workdir.mkdir()
+        self.label = label
+        self.proc, self.port, self.store = start_server(workdir, env)
+        self.elapsed, self.failures = 0.0, 0
+        self.latencies: list[float] = []
+        self.ids: list[str] = []
+        self.cpu = [0.0, 0.0]
+
+    def batch(self, count: int, concurrency: int, warmup: bool) -> None:
+        before = cpu_seconds(self.proc.pid)
+        e, lat, got, failed = asyncio.run(load(self.port, count, concurrency, warmup=warmup))
+        after = cpu_seconds(self.proc.pid)
+        self.cpu = [self.cpu[k] + after[k] - before[k] for k in (0, 1)]
+        self.elapsed, self.failures = self.elapsed + e, self.failures + failed
+        self.latencies += lat
+        self.ids += got
+
+    def report(self, concurrency: int, raw_ops: float, raw_ms: float) -> bool:
+        """Print this server's lines; True when every acknowledged id is on disk and nothing failed."""
+        on_disk = {p.name.rsplit("-", 1)[-1].removesuffix(".json") for p in (self.store / BOARD).glob("*.json")}
+        missing = [i for i in self.ids if i not in on_disk]
+        done = max(1, len(self.ids))
+        rps = len(self.ids) / self.elapsed
+        cpu_ms = sum(self.cpu) / done * 1000
+        p50, p99 = pct(self.latencies, 0.50) * 1000, pct(self.latencies, 0.99) * 1000
         ratio = rps / raw_ops
-        print(f"disk: {workdir}")
         print(
-            f"server : {len(ids)} acknowledged, {failures} failed, {rps:8.1f} req/s at concurrency {args.c}; "
-            f"p50 {p50:.2f} ms, p99 {p99:.2f} ms, mean {statistics.fmean(latencies) * 1000:.2f} ms"
+            f"{self.label:<7}: {len(self.ids)} acknowledged, {self.failures} failed, {rps:8.1f} req/s at concurrency "
+            f"{concurrency}; p50 {p50:.2f} ms, p99 {p99:.2f} ms, mean {statistics.fmean(self.latencies) * 1000:.2f} ms"
         )
         print(
-            f"cpu    : server {cpu_ms:.2f} ms/request (user {cpu[0] / done * 1000:.2f}, system "
-            f"{cpu[1] / done * 1000:.2f}; {sum(cpu) / elapsed * 100:.0f}% of one core); raw loop "
-            f"{raw_ms:.2f} ms/op (user {raw_cpu[0] / args.n * 1000:.2f}, system {raw_cpu[1] / args.n * 1000:.2f})"
-        )
-        print(
-            f"raw    : {args.n} create+fsync+rename+dirfsync, {raw_ops:8.1f} ops/s "
-            f"({raw / args.n * 1000:.2f} ms each, one at a time; {rounds} batches interleaved with the server's)"
+            f"cpu    : {cpu_ms:.2f} ms/request (user {self.cpu[0] / done * 1000:.2f}, system "
+            f"{self.cpu[1] / done * 1000:.2f}; {sum(self.cpu) / self.elapsed * 100:.0f}% of one core); "
+            f"{cpu_ms / raw_ms:.2f}x the raw loop's CPU per op"
         )
         print(
             f"targets: cpu {cpu_ms:.2f} ms/request (<= {TARGET_CPU_MS}) {verdict(cpu_ms <= TARGET_CPU_MS)}; "
@@ -238,14 +230,56 @@ def main() -> int:
             f"server/raw {ratio:.2f} (>= {TARGET_RATIO}) {verdict(ratio >= TARGET_RATIO)}"
         )
         print(
-            f"durable: {len(ids) - len(missing)}/{len(ids)} acknowledged ids on disk"
+            f"durable: {len(self.ids) - len(missing)}/{len(self.ids)} acknowledged ids on disk"
             + ("" if not missing else f"; MISSING {missing[:5]}")
         )
-        return 0 if not missing and not failures else 1
+        return not missing and not self.failures
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=30)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("-n", type=int, default=2000, help="submissions (per server)")
+    parser.add_argument("-c", type=int, default=32, help="concurrency")
+    parser.add_argument("--rounds", type=int, default=8, help="alternate server and raw batches this many times")
+    parser.add_argument("--dir", type=Path, default=None, help="scratch folder (default: a temp folder in bench/)")
+    parser.add_argument(
+        "--compare-fsync", action="store_true", help="also run a server with PINUP_STORE_SYNC=fsync, same rounds"
+    )
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix=".feedback-load-", dir=args.dir or Path(__file__).parent))
+    runs: list[Run] = []
+    try:
+        runs.append(Run("server", workdir / "default"))
+        if args.compare_fsync:
+            runs.append(Run("fsync", workdir / "fsync", {"PINUP_STORE_SYNC": "fsync"}))
+        # Interleave server batches and raw batches so both see the same disk weather
+        # (a shared disk's fsync latency drifts by 2x over a minute).
+        rounds = max(1, min(args.rounds, args.n))
+        per = [args.n // rounds + (1 if i < args.n % rounds else 0) for i in range(rounds)]
+        raw, raw_cpu = 0.0, [0.0, 0.0]
+        for i, count in enumerate(per):
+            for run in runs if i % 2 == 0 else reversed(runs):
+                run.batch(count, args.c, warmup=(i == 0))
+            before = own_cpu()
+            raw += raw_loop(workdir / "raw" / str(i), count)
+            after = own_cpu()
+            raw_cpu = [raw_cpu[k] + after[k] - before[k] for k in (0, 1)]
+        raw_ops, raw_ms = args.n / raw, sum(raw_cpu) / args.n * 1000
+        print(f"disk: {workdir}")
+        print(
+            f"raw    : {args.n} create+fsync+rename+dirfsync, {raw_ops:8.1f} ops/s "
+            f"({raw / args.n * 1000:.2f} ms each, one at a time; {rounds} batches interleaved with the servers'); "
+            f"{raw_ms:.2f} ms CPU/op (user {raw_cpu[0] / args.n * 1000:.2f}, system {raw_cpu[1] / args.n * 1000:.2f})"
+        )
+        ok = [run.report(args.c, raw_ops, raw_ms) for run in runs]
+        return 0 if all(ok) else 1
     finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=30)
+        for run in runs:
+            run.stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
 

@@ -148,8 +148,12 @@ def create_app(
     hooks: Hooks | None = None,
     store: FeedbackStore | None = None,
     boards: BoardStates | None = None,
+    inline_io: bool = False,
 ) -> Starlette:
-    """Build the app. `store`/`boards` may be passed in (tests, `pinup serve`); else made from settings."""
+    """Build the app. `store`/`boards` may be passed in (tests, `pinup serve`); else made from settings.
+
+    `inline_io` runs store calls on the event loop: only for a host that sends one request at a
+    time (the Lambda handler)."""
     local = settings.mode == "local"
     if settings.log_requests:
         configure_logging()
@@ -166,6 +170,7 @@ def create_app(
         limiter=RateLimiter(settings.rate_limit),
         hasher=hasher,
         manifests=ManifestCache(store, 0.0 if local else settings.manifest_ttl),
+        inline_io=inline_io,
     )
     boards.on_reload(ctx.ledger.reset_board)
 

@@ -54,6 +54,7 @@ class Context:
     hasher: ClientHasher
     manifests: ManifestCache
     ledger: Ledger = field(default_factory=Ledger)
+    inline_io: bool = False  # store calls on the event loop: one request per process (Lambda)
 
     @property
     def local(self) -> bool:

@@ -2,13 +2,12 @@
 
 Numbering runs on read (records stored before numbering existed, or by another process, get
 their numbers the first time anyone lists the board) and, locally, right after a submission in a
-background thread so the acknowledgement never waits for it.
+background thread (batched: see `Lifecycle.number_soon`) so the acknowledgement never waits for it.
 """
 
 from __future__ import annotations
 
 import re
-import threading
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -18,7 +17,7 @@ from starlette.routing import Route
 
 from .context import Context
 from .errors import ApiError
-from .lifecycle import STATUSES, Lifecycle, LifecycleError, UnknownItem, lifecycle_for
+from .lifecycle import STATUSES, LifecycleError, UnknownItem, lifecycle_for
 from .logs import client_address, log_event
 from .schema import BOARD_SLUG_PATTERN
 from .store.base import StoreError, StoreUnavailable
@@ -100,15 +99,12 @@ def number_soon(ctx: Context, record: dict[str, Any]) -> None:
     """Locally, number a just-stored record off the request path; hosted, readers number it."""
     if not ctx.local:
         return
-    lifecycle = lifecycle_for(ctx.store)
-    threading.Thread(target=_number, args=(lifecycle, record), name="pinup-items", daemon=True).start()
+    board = record.get("board")
 
+    def failed(exc: Exception) -> None:  # the record is stored; the next read numbers it
+        log_event("numbering_failed", board=board, error=type(exc).__name__)
 
-def _number(lifecycle: Lifecycle, record: dict[str, Any]) -> None:
-    try:
-        lifecycle.number(record)
-    except Exception as exc:  # the record is stored; the next read numbers it
-        log_event("numbering_failed", board=record.get("board"), error=type(exc).__name__)
+    lifecycle_for(ctx.store).number_soon(record, failed)
 
 
 def item_routes() -> list[Route]:

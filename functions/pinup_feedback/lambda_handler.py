@@ -11,4 +11,5 @@ from mangum import Mangum
 from .app import create_app
 from .settings import Settings
 
-handler = Mangum(create_app(Settings.from_env()), lifespan="off")
+# Lambda hands a process one event at a time: store calls run on the loop, without a thread hop.
+handler = Mangum(create_app(Settings.from_env(), inline_io=True), lifespan="off")

@@ -7,7 +7,8 @@ event name and exactly one wins. Nothing is ever rewritten.
 
 Layout (under `<store>/_items/` on disk, `<prefix>/feedback/_items/` in S3), per board:
 
-- `n/<n>.json`: number slot `n` taken by one item (create-only: a number is never given twice);
+- `n/<n>.json`: number slot `n` taken by one item (create-only: a number is never given twice); on
+  disk the slots of one record are links of one file holding the record's numbers;
 - `f/<feedbackId>.json`: the numbers of one record's items (what readers trust; slots that no
   record claims are skipped, so numbers may skip but never repeat or change);
 - `e/<n>/<seq>.json`: the item's state changes, seq 1, 2, ... (create-only: one writer per seq).
@@ -18,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
@@ -56,13 +58,21 @@ class EventLog(Protocol):
 
     def create(self, name: str, payload: dict[str, Any]) -> bool: ...
 
+    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
+        """All of `create` at once."""
+        ...
+
+    def take(self, names: list[str], payload: dict[str, Any]) -> list[bool]:
+        """Create-only names that share one payload (a record's number slots): False where taken."""
+        ...
+
     def read(self, name: str) -> dict[str, Any] | None: ...
 
     def names(self, prefix: str) -> list[str]: ...
 
 
 class FileLog:
-    """Documents as files under `root`, each created with O_EXCL and fsynced (the store's write)."""
+    """Documents as files under `root`, created durably and create-only by the store's group commit."""
 
     def __init__(self, root: Any) -> None:
         from pathlib import Path
@@ -70,15 +80,32 @@ class FileLog:
         self.root = Path(root)
 
     def create(self, name: str, payload: dict[str, Any]) -> bool:
-        from .store.file import create_only
+        return self.create_many([(name, payload)])[0]
 
-        path = self.root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            create_only(path, encode(payload))
-        except FileExistsError:
-            return False
-        return True
+    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
+        """Create them all at once, so they share the group commit's syncs; False where taken."""
+        from .store import file
+
+        futures = [file.COMMIT.submit(self.root / name, encode(payload)) for name, payload in docs]
+        created, failure = [], None
+        for future in futures:
+            error = future.exception()
+            created.append(error is None)
+            if error is not None and not isinstance(error, FileExistsError):
+                failure = failure or error
+        if failure is not None:
+            raise failure
+        return created
+
+    def take(self, names: list[str], payload: dict[str, Any]) -> list[bool]:
+        """One file hard-linked under every name of one folder: no inode or data block per name.
+
+        Not synced here: the group commit's next barrier makes them durable, and what cites them
+        (the record's numbers, created through it afterwards) is never durable before they are.
+        """
+        from .store.file import link_names
+
+        return link_names([self.root / name for name in names], encode(payload))
 
     def read(self, name: str) -> dict[str, Any] | None:
         try:
@@ -109,6 +136,12 @@ class S3Log:
         except RecordExists:
             return False
         return True
+
+    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
+        return [self.create(name, payload) for name, payload in docs]
+
+    def take(self, names: list[str], payload: dict[str, Any]) -> list[bool]:
+        return [self.create(name, payload) for name in names]
 
     def read(self, name: str) -> dict[str, Any] | None:
         data = self.store._get(self.base + name)
@@ -228,39 +261,111 @@ def _fold(item: Item, events: list[dict[str, Any]]) -> Item:
 
 
 class Lifecycle:
-    """Numbers records' items and records their state changes in the store's item log."""
+    """Numbers records' items and records their state changes in the store's item log.
+
+    The next free number of each board is kept in memory (read from the log the first time) and
+    numbering is done in batches, so a submission costs no listing and its slot files share the
+    group commit's syncs. The cache is only a guess: every slot is still a create-only file, so
+    several processes never share a number; a taken slot makes the board's number be read again.
+    """
 
     def __init__(self, store: FeedbackStore, log: EventLog | None = None) -> None:
         self.store = store
         self.log = log if log is not None else log_for(store)
         self._lock = threading.Lock()
+        self._next: dict[str, int] = {}
+        self._queued: list[dict[str, Any]] = []
+        self._queue_lock = threading.Lock()
+        self._worker: threading.Thread | None = None
 
     # numbering ---------------------------------------------------------------------------
     def number(self, record: dict[str, Any]) -> dict[str, int]:
         """Give the record's items their numbers (idempotent: a numbered record keeps its own)."""
         with self._lock:
-            return self._number(record)
+            return self._number_all([record])[0]
 
-    def _number(self, record: dict[str, Any]) -> dict[str, int]:
-        board, rid = record["board"], record["id"]
-        done = self.log.read(f"{board}/f/{rid}.json")
-        if done is not None:
-            return {str(k): int(v) for k, v in done["items"].items()}
-        mapping: dict[str, int] = {}
-        n = self._next_number(board)
-        for spec in item_specs(record):
-            while not self.log.create(f"{board}/n/{n:010d}.json", {"n": n, "feedbackId": rid, "key": spec.key}):
-                n += 1
-            mapping[spec.key] = n
-            n += 1
-        for number in record.get("reopen") or []:  # before the record counts as numbered: never lost
-            self._reopen_quietly(board, int(number), source=f"feedback:{rid}")
-        if not self.log.create(f"{board}/f/{rid}.json", {"feedbackId": rid, "items": mapping, "at": iso_ts(now_utc())}):
-            other = self.log.read(f"{board}/f/{rid}.json") or {"items": mapping}
-            return {str(k): int(v) for k, v in other["items"].items()}
-        return mapping
+    def number_soon(self, record: dict[str, Any], failed: Callable[[Exception], None]) -> None:
+        """Number a just-stored record off the request path: one thread numbers what has queued.
 
-    def _next_number(self, board: str) -> int:
+        Records that arrive while a batch is being numbered form the next batch, so under load
+        many records share one round of syncs. `failed` hears of an error (the record is stored;
+        the next read numbers it).
+        """
+        with self._queue_lock:
+            self._queued.append(record)
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._drain, args=(failed,), name="pinup-items", daemon=True)
+                self._worker.start()
+
+    def _drain(self, failed: Callable[[Exception], None]) -> None:
+        while True:
+            with self._queue_lock:
+                batch, self._queued = self._queued, []
+                if not batch:
+                    self._worker = None
+                    return
+            try:
+                with self._lock:
+                    self._number_all(batch)
+            except Exception as exc:
+                failed(exc)
+
+    def _number_all(self, records: list[dict[str, Any]]) -> list[dict[str, int]]:
+        """Number records in one batch: every slot, then every record's numbers (what readers trust)."""
+        mappings: dict[str, dict[str, int]] = {}
+        todo: list[dict[str, Any]] = []
+        for record in records:
+            done = self.log.read(f"{record['board']}/f/{record['id']}.json")
+            if done is not None:
+                mappings[record["id"]] = {str(k): int(v) for k, v in done["items"].items()}
+            elif record["id"] not in {r["id"] for r in todo}:
+                todo.append(record)
+        claimed = self._claim_slots(todo)
+        for record in todo:  # before the record counts as numbered: never lost
+            for number in record.get("reopen") or []:
+                self._reopen_quietly(record["board"], int(number), source=f"feedback:{record['id']}")
+        docs = [
+            (
+                f"{r['board']}/f/{r['id']}.json",
+                {"feedbackId": r["id"], "items": claimed[r["id"]], "at": iso_ts(now_utc())},
+            )
+            for r in todo
+        ]
+        for record, created in zip(todo, self.log.create_many(docs), strict=True):
+            if created:
+                mappings[record["id"]] = claimed[record["id"]]
+            else:  # numbered meanwhile by another process: its numbers stand
+                other = self.log.read(f"{record['board']}/f/{record['id']}.json") or {"items": claimed[record["id"]]}
+                mappings[record["id"]] = {str(k): int(v) for k, v in other["items"].items()}
+        return [mappings[r["id"]] for r in records]
+
+    def _claim_slots(self, records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+        """Create the number slots of every record; a record with any slot taken starts again.
+
+        Its slots that were created stay unclaimed (readers skip them): numbers may skip, never repeat.
+        """
+        claimed: dict[str, dict[str, int]] = {}
+        for _ in range(50):
+            if not records:
+                return claimed
+            retry = []
+            for record in records:
+                board, specs = record["board"], item_specs(record)
+                first = self._next.get(board) or self._scan(board)
+                self._next[board] = first + len(specs)
+                mapping = {spec.key: first + k for k, spec in enumerate(specs)}
+                names = [f"{board}/n/{n:010d}.json" for n in mapping.values()]
+                if all(self.log.take(names, {"feedbackId": record["id"], "items": mapping})):
+                    claimed[record["id"]] = mapping
+                else:
+                    retry.append(record)
+            for board in {r["board"] for r in retry}:  # another process got ahead: read where it is
+                self._next[board] = max(self._next[board], self._scan(board))
+            records = retry
+        raise ItemConflict("item numbers keep being taken by other writers; try again")
+
+    def _scan(self, board: str) -> int:
+        """The board's next number, from its slots in the log."""
         slots = self.log.names(f"{board}/n/")
         return max((int(name.rsplit("/", 1)[1][:-5]) for name in slots), default=0) + 1
 
@@ -268,9 +373,9 @@ class Lifecycle:
         """Number every record of the board that has no numbers yet, oldest first."""
         with self._lock:
             numbered = {name.rsplit("/", 1)[1][:-5] for name in self.log.names(f"{board}/f/")}
-            for stored in self.store.list(board):
-                if stored.id not in numbered:
-                    self._number(self.store.read(stored.key))
+            missing = [self.store.read(s.key) for s in self.store.list(board) if s.id not in numbered]
+            if missing:
+                self._number_all(missing)
 
     # reading -----------------------------------------------------------------------------
     def items(self, board: str, status: str | None = None) -> list[Item]:
@@ -423,11 +528,21 @@ def _location(store: FeedbackStore) -> tuple[str, ...]:
     )
 
 
+_BY_STORE: weakref.WeakKeyDictionary[Any, Lifecycle] = weakref.WeakKeyDictionary()
+
+
 def lifecycle_for(store: FeedbackStore) -> Lifecycle:
-    """One Lifecycle per store location in this process, so every numbering shares one lock."""
+    """One Lifecycle per store location in this process, so every numbering shares one lock.
+
+    Looked up by the store object first: the server asks once per submission, and resolving
+    the location (a realpath) each time would cost more than the lookup it serves.
+    """
     with _SHARED_LOCK:
-        key = _location(store)
-        found = _SHARED.get(key)
+        found = _BY_STORE.get(store)
         if found is None:
-            found = _SHARED[key] = Lifecycle(store)
+            key = _location(store)
+            found = _SHARED.get(key)
+            if found is None:
+                found = _SHARED[key] = Lifecycle(store)
+            _BY_STORE[store] = found
         return found

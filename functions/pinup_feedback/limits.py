@@ -19,10 +19,6 @@ from .errors import send_error
 BODY_METHODS = {"POST", "PUT", "PATCH"}
 
 
-class BodyTooLarge(Exception):
-    """Raised inside `receive` when the stream passes the limit."""
-
-
 def header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", ()):
         if key == name:
@@ -30,35 +26,36 @@ def header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-class BodyLimit:
-    """413 when the body is (declared or found to be) over `max_body` bytes."""
+class BodyRefused(Exception):
+    """Raised inside a guarded `receive`: the JSON error to answer with, if nothing was sent yet."""
 
-    def __init__(self, app: ASGIApp, max_body: int) -> None:
+    def __init__(self, status: int, code: str, detail: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(detail)
+        self.status, self.code, self.detail, self.headers = status, code, detail, headers
+
+
+class BodyGuard:
+    """A guard on the body of POST/PUT/PATCH requests: `guard` wraps each request's `receive`.
+
+    When the wrapped `receive` raises BodyRefused before the response has started, the guard
+    answers with that error; once the app has started its response, the error propagates.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.max_body = max_body
+
+    def refuse_early(self, scope: Scope) -> BodyRefused | None:
+        """An error to answer with before the app runs (from the headers alone), or None."""
+        return None
+
+    def guard(self, receive: Receive) -> Receive:
+        raise NotImplementedError
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] not in BODY_METHODS:
             await self.app(scope, receive, send)
             return
-        detail = f"body is over {self.max_body} bytes"
-        declared = header(scope, b"content-length")
-        # Connection: close, or a sender that keeps trickling the refused body keeps the connection
-        close = {"Connection": "close"}
-        if declared is not None and declared.strip().isdigit() and int(declared) > self.max_body:
-            await send_error(send, 413, "payload_too_large", detail, close)
-            return
-        seen = 0
         started = False
-
-        async def limited_receive() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_body:
-                    raise BodyTooLarge()
-            return message
 
         async def tracking_send(message: Message) -> None:
             nonlocal started
@@ -67,11 +64,47 @@ class BodyLimit:
             await send(message)
 
         try:
-            await self.app(scope, limited_receive, tracking_send)
-        except BodyTooLarge:
+            refused = self.refuse_early(scope)
+            if refused is not None:
+                raise refused
+            await self.app(scope, self.guard(receive), tracking_send)
+        except BodyRefused as exc:
             if started:
                 raise
-            await send_error(send, 413, "payload_too_large", detail, close)
+            await send_error(send, exc.status, exc.code, exc.detail, exc.headers)
+
+
+class BodyLimit(BodyGuard):
+    """413 when the body is (declared or found to be) over `max_body` bytes."""
+
+    def __init__(self, app: ASGIApp, max_body: int) -> None:
+        super().__init__(app)
+        self.max_body = max_body
+
+    def too_large(self) -> BodyRefused:
+        # Connection: close, or a sender that keeps trickling the refused body keeps the connection
+        detail = f"body is over {self.max_body} bytes"
+        return BodyRefused(413, "payload_too_large", detail, {"Connection": "close"})
+
+    def refuse_early(self, scope: Scope) -> BodyRefused | None:
+        declared = header(scope, b"content-length")
+        if declared is not None and declared.strip().isdigit() and int(declared) > self.max_body:
+            return self.too_large()
+        return None
+
+    def guard(self, receive: Receive) -> Receive:
+        seen = 0
+
+        async def limited_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body:
+                    raise self.too_large()
+            return message
+
+        return limited_receive
 
 
 def same_origin(scope: Scope, origin: str) -> bool:
@@ -183,11 +216,7 @@ class HostGuard:
 
 
 # --- slow bodies ------------------------------------------------------------------------------
-class BodyTimedOut(Exception):
-    """Raised inside `receive` when the body has not fully arrived in time."""
-
-
-class BodyDeadline:
+class BodyDeadline(BodyGuard):
     """408 when a request body does not arrive within `timeout` seconds in total.
 
     uvicorn waits forever for a body shorter than its Content-Length; this bounds the wait (a
@@ -196,17 +225,13 @@ class BodyDeadline:
     """
 
     def __init__(self, app: ASGIApp, timeout: float) -> None:
-        self.app = app
+        super().__init__(app)
         self.timeout = timeout
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] not in BODY_METHODS:
-            await self.app(scope, receive, send)
-            return
+    def guard(self, receive: Receive) -> Receive:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
         complete = False
-        started = False
 
         async def timed_receive() -> Message:
             nonlocal complete
@@ -215,29 +240,14 @@ class BodyDeadline:
             try:
                 message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
             except TimeoutError:
-                raise BodyTimedOut() from None
+                raise BodyRefused(
+                    408, "request_timeout", f"the body did not arrive within {self.timeout:g}s", {"Connection": "close"}
+                ) from None
             if message["type"] != "http.request" or not message.get("more_body", False):
                 complete = True
             return message
 
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, timed_receive, tracking_send)
-        except BodyTimedOut:
-            if started:
-                raise
-            await send_error(
-                send,
-                408,
-                "request_timeout",
-                f"the body did not arrive within {self.timeout:g}s",
-                {"Connection": "close"},
-            )
+        return timed_receive
 
 
 # --- JSON nesting ---------------------------------------------------------------------------

@@ -9,12 +9,27 @@ from .lifecycle import STATUSES
 from .schema import FeedbackV1, FeedbackV2, FieldError, Manifest
 
 
-def _err(desc: str) -> dict[str, Any]:
-    return {"description": desc, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-
-
 def _json(desc: str, ref: str) -> dict[str, Any]:
     return {"description": desc, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}}
+
+
+def _err(desc: str) -> dict[str, Any]:
+    return _json(desc, "Error")
+
+
+def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    """A required JSON request body."""
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+def _guarded(responses: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """`responses` plus the answers every token-checked JSON POST can give (guards, rate limit)."""
+    return {
+        "403": _err("Missing or wrong board token, or a foreign origin"),
+        "415": _err("Content-Type is not application/json"),
+        "429": _err("Rate limited; see Retry-After"),
+        **responses,
+    }
 
 
 #: One server-sent event (schema tools validate the stream event by event): `data` is JSON text.
@@ -126,32 +141,26 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
             "post": {
                 "summary": "Submit feedback or ask for another round",
                 "parameters": [token_h],
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "description": "schemaVersion 1 (Feedback) or 2 (FeedbackV2: adds pins, tweaks, reopen)",
-                                "oneOf": [
-                                    {"$ref": "#/components/schemas/Feedback"},
-                                    {"$ref": "#/components/schemas/FeedbackV2"},
-                                ],
-                            }
-                        }
-                    },
-                },
-                "responses": {
-                    "200": _json("Stored (or replayed for the same clientId and body)", "Ack"),
-                    "400": _err("Invalid JSON, or not an object"),
-                    "403": _err("Missing or wrong board token, or a foreign origin"),
-                    "409": _err("A final submit for this round already exists"),
-                    "413": _err("Body over the limit"),
-                    "415": _err("Content-Type is not application/json"),
-                    "422": _err("Schema or manifest errors, with field paths"),
-                    "429": _err("Rate limited; see Retry-After"),
-                    "500": _err("The local store failed; nothing was acknowledged"),
-                    "503": _err("The remote store failed after retries; see Retry-After"),
-                },
+                "requestBody": _body(
+                    {
+                        "description": "schemaVersion 1 (Feedback) or 2 (FeedbackV2: adds pins, tweaks, reopen)",
+                        "oneOf": [
+                            {"$ref": "#/components/schemas/Feedback"},
+                            {"$ref": "#/components/schemas/FeedbackV2"},
+                        ],
+                    }
+                ),
+                "responses": _guarded(
+                    {
+                        "200": _json("Stored (or replayed for the same clientId and body)", "Ack"),
+                        "400": _err("Invalid JSON, or not an object"),
+                        "409": _err("A final submit for this round already exists"),
+                        "413": _err("Body over the limit"),
+                        "422": _err("Schema or manifest errors, with field paths"),
+                        "500": _err("The local store failed; nothing was acknowledged"),
+                        "503": _err("The remote store failed after retries; see Retry-After"),
+                    }
+                ),
             }
         },
         "/api/progress": {
@@ -192,29 +201,23 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
             "post": {
                 "summary": "The reviewer reopens a resolved, wont_fix or needs_clarification item",
                 "parameters": [token_h],
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "required": ["board", "n"],
-                                "additionalProperties": False,
-                                "properties": {"board": {"type": "string"}, "n": {"type": "integer", "minimum": 1}},
-                            }
-                        }
-                    },
-                },
-                "responses": {
-                    "200": _json("The item, reopened (an open item is returned as it is)", "Item"),
-                    "400": _err("Invalid JSON"),
-                    "403": _err("Missing or wrong board token, or a foreign origin"),
-                    "404": _err("No such item"),
-                    "415": _err("Content-Type is not application/json"),
-                    "422": _err("Not {board, n}"),
-                    "429": _err("Rate limited; see Retry-After"),
-                    "503": _err("The store is unavailable"),
-                },
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["board", "n"],
+                        "additionalProperties": False,
+                        "properties": {"board": {"type": "string"}, "n": {"type": "integer", "minimum": 1}},
+                    }
+                ),
+                "responses": _guarded(
+                    {
+                        "200": _json("The item, reopened (an open item is returned as it is)", "Item"),
+                        "400": _err("Invalid JSON"),
+                        "404": _err("No such item"),
+                        "422": _err("Not {board, n}"),
+                        "503": _err("The store is unavailable"),
+                    }
+                ),
             }
         },
         "/healthz": {"get": {"summary": "Liveness", "responses": {"200": {"description": "ok"}}}},
@@ -225,17 +228,9 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
             "post": {
                 "summary": "Local only: the next round is built; reload the board's pages",
                 "security": [{"bearer": []}],
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "properties": {"board": {"type": "string"}, "html": {"type": "string"}},
-                            }
-                        }
-                    },
-                },
+                "requestBody": _body(
+                    {"type": "object", "properties": {"board": {"type": "string"}, "html": {"type": "string"}}}
+                ),
                 "responses": {
                     "200": {"description": "Reloaded"},
                     "400": _err("Bad body, a directory or a missing file"),

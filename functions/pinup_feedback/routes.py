@@ -8,7 +8,7 @@ import os
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -29,6 +29,7 @@ from .store.base import RecordExists, RecordNotFound, StoreError, StoreUnavailab
 from .store.file import FileStore, replace_copy
 from .tokens import HEADER, token_ok
 
+T = TypeVar("T")
 _SLUG = re.compile(BOARD_SLUG_PATTERN)
 ACTIONS = {"final": "submitted", "regenerate": "regenerate"}
 
@@ -109,7 +110,16 @@ async def manifest_for(ctx: Context, board: str) -> Any:
     asked on the event loop; a remote store is asked off it."""
     if isinstance(ctx.store, FileStore):
         return ctx.manifests.get(board)
-    return await run_in_threadpool(ctx.manifests.get, board)
+    return await offload(ctx, ctx.manifests.get, board)
+
+
+async def offload(ctx: Context, fn: Callable[..., T], *args: Any) -> T:
+    """Run a blocking store call off the event loop, or on it where nothing else could run meanwhile
+    (`ctx.inline_io`: Lambda hands a process one request at a time, and a thread hop there costs
+    more CPU than the call's own work)."""
+    if ctx.inline_io:
+        return fn(*args)
+    return await run_in_threadpool(fn, *args)
 
 
 def unavailable(ctx: Context, exc: Exception) -> ApiError:
@@ -151,9 +161,9 @@ async def save(ctx: Context, record: dict[str, Any]) -> None:
             if copy_error is not None:
                 log_event("agent_copy_failed", board=record["board"], error=type(copy_error).__name__)
         else:
-            await run_in_threadpool(ctx.store.save, record)
+            await offload(ctx, ctx.store.save, record)
             if ctx.local:  # file I/O off the event loop
-                await run_in_threadpool(write_agent_copy, ctx, record)
+                await offload(ctx, write_agent_copy, ctx, record)
     except RecordExists:
         raise
     except StoreUnavailable as exc:
@@ -194,8 +204,8 @@ async def claimed_final(ctx: Context, feedback: FeedbackV1, client: str, fp: str
     record = new_record(feedback, client)
     payload = {"id": record["id"], "receivedAt": record["receivedAt"], "fingerprint": fp, "kind": "final"}
     try:
-        existing = await run_in_threadpool(
-            ctx.store.claim, claim_name(feedback.board, feedback.round, feedback.clientId), payload
+        existing = await offload(
+            ctx, ctx.store.claim, claim_name(feedback.board, feedback.round, feedback.clientId), payload
         )
     except StoreUnavailable as exc:
         raise unavailable(ctx, exc) from None
@@ -221,7 +231,7 @@ async def claimed_final(ctx: Context, feedback: FeedbackV1, client: str, fp: str
 
 async def read_stored(ctx: Context, record: dict[str, Any]) -> dict[str, Any]:
     try:
-        return await run_in_threadpool(ctx.store.read, ctx.store.key_for(record))
+        return await offload(ctx, ctx.store.read, ctx.store.key_for(record))
     except StoreUnavailable as exc:
         raise unavailable(ctx, exc) from None
     except (StoreError, RecordNotFound, ValueError) as exc:
@@ -302,7 +312,7 @@ async def status_of(ctx: Context, board: str, *, with_round: bool = True) -> dic
         return ctx.boards.site_snapshot()
     snapshot = ctx.boards.snapshot(board)
     try:
-        manifest = await run_in_threadpool(ctx.manifests.get, board)
+        manifest = await offload(ctx, ctx.manifests.get, board)
     except StoreError:
         manifest = None
     if manifest is not None:

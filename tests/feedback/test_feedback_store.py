@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
+from pinup_feedback.store import file as file_store
 from pinup_feedback.store import open_store
 from pinup_feedback.store.base import RecordExists, RecordNotFound, StoreError, iso_ts, new_id, now_utc, parse_name
-from pinup_feedback.store.file import FileStore, create_only
+from pinup_feedback.store.file import FileStore, FsyncCommit, SyncfsCommit, create_only
 
 
 def record(board: str = "hero", kind: str = "final", **extra: Any) -> dict[str, Any]:
@@ -61,7 +62,15 @@ def test_never_overwrites(tmp_path: Path) -> None:
         create_only(tmp_path / key, b"other")
 
 
-def test_fsync_file_then_directory_before_ack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture()
+def fsync_commit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fsync(2) group commit (the one used without syncfs); test_feedback_store_syncfs.py has the other."""
+    monkeypatch.setattr(file_store, "COMMIT", FsyncCommit())
+
+
+def test_fsync_file_then_directory_before_ack(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fsync_commit: None
+) -> None:
     calls: list[str] = []
     real_fsync, real_link = os.fsync, os.link
 
@@ -176,8 +185,13 @@ def test_manifest_from_site_boards(tmp_path: Path) -> None:
     assert FileStore(tmp_path).read_manifest("hero") is None
 
 
-def test_without_hard_links_o_excl_keeps_it_create_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("commit", [FsyncCommit, SyncfsCommit])
+def test_without_hard_links_o_excl_keeps_it_create_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, commit: type[file_store._Commit]
+) -> None:
     import errno
+
+    monkeypatch.setattr(file_store, "COMMIT", commit())
 
     def no_links(src: Any, dst: Any, **kw: Any) -> None:
         raise OSError(errno.EPERM, "Operation not permitted")
@@ -193,7 +207,7 @@ def test_without_hard_links_o_excl_keeps_it_create_only(tmp_path: Path, monkeypa
 
 
 def test_group_commit_shares_directory_fsyncs_and_acks_only_after_them(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fsync_commit: None
 ) -> None:
     """Writes that arrive while a directory fsync runs share the next one; none is done before it."""
     real_fsync, real_link = os.fsync, os.link
@@ -276,8 +290,6 @@ async def test_save_async_writes_the_agent_copy_after_the_record(tmp_path: Path)
 
 @pytest.mark.anyio
 async def test_group_commit_survives_a_bug_in_a_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pinup_feedback.store import file as file_store
-
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("bug")
 

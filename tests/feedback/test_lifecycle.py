@@ -205,8 +205,9 @@ def test_concurrent_numbering_never_repeats_a_number(store: FileStore) -> None:
     assert {(i.feedback_id, i.spec.key) for i in items} == {
         (r["id"], k) for r in recs for k in ("comment:A", "comment:B")
     }
-    slots = [json.loads(p.read_text()) for p in (store.root / "_items" / "hero" / "n").glob("*.json")]
-    assert len({s["n"] for s in slots}) == len(slots)  # no number given twice
+    slots = {int(p.stem): json.loads(p.read_text()) for p in (store.root / "_items" / "hero" / "n").glob("*.json")}
+    assert all(n in slot["items"].values() for n, slot in slots.items())  # each slot names its taker and number
+    assert {i.n for i in items} <= set(slots)  # every number a reader sees was taken in a create-only slot
 
 
 # --- S3 (moto server): conditional writes ---------------------------------------------------

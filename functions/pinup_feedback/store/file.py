@@ -1,10 +1,11 @@
 """The local store: one immutable JSON file per submission, made durable before it is acknowledged.
 
-Write path (create-only): tmp file opened with O_EXCL -> write -> fsync -> os.link to the final
-name (fails if it exists, so nothing is ever overwritten) -> unlink tmp -> fsync the directory.
-Records go through a process-wide group commit (`GroupCommit`): concurrent writes each sync
-their own file, and share one directory fsync, done after every one of their links and before
-any of them is acknowledged.
+Write path (create-only): tmp file opened with O_EXCL -> write -> data synced -> os.link to the
+final name (fails if it exists, so nothing is ever overwritten) -> unlink tmp -> name synced.
+Every create goes through a process-wide group commit (`COMMIT`). On Linux, `SyncfsCommit`
+syncs a whole batch with one syncfs(2) + fsync barrier per filesystem (data before the links,
+names before the acknowledgement); elsewhere `FsyncCommit` fsyncs each file and shares the
+directory fsyncs. docs/security.md gives the durability argument.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ import errno
 import json
 import os
 import re
+import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import ValidationError
 
@@ -36,22 +39,28 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _write_fsync(path: Path, data: bytes) -> None:
-    """Create `path` (must not exist), write all of `data`, fsync it."""
+def _write_new(path: Path, data: bytes, *, sync: bool = False) -> None:
+    """Create `path` (must not exist), write all of `data`, fsync it if asked."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
-        os.fsync(fd)
+        if sync:
+            os.fsync(fd)
     finally:
         os.close(fd)
 
 
-def _write_direct(path: Path, data: bytes) -> None:
-    """Fallback without hard links: O_EXCL on the final name; a failed write leaves nothing."""
+def _write_fsync(path: Path, data: bytes) -> None:
+    """Create `path` (must not exist), write all of `data`, fsync it."""
+    _write_new(path, data, sync=True)
+
+
+def _write_direct(path: Path, data: bytes, *, sync: bool = True) -> None:
+    """O_EXCL on the final name (no hard links here, or a marker); a failed write leaves nothing."""
     try:
-        _write_fsync(path, data)
+        _write_new(path, data, sync=sync)
     except FileExistsError:
         raise
     except BaseException:
@@ -80,56 +89,53 @@ def _publish(path: Path, data: bytes) -> None:
             pass
 
 
-def _sync_entry(path: Path) -> None:
-    """fsync the directory holding the new `path`; if that fails, take the file back."""
-    try:
-        fsync_dir(path.parent)
-    except OSError:
-        os.unlink(path)  # not durable -> not acknowledged -> not left behind
-        raise
-
-
 def create_only(path: Path, data: bytes) -> None:
-    """Durably create `path` with `data`; FileExistsError if it exists. Never overwrites."""
-    _publish(path, data)
-    _sync_entry(path)
+    """Durably create `path` with `data` (and its folder); FileExistsError if it exists.
+
+    Never overwrites. Goes through the group commit, so concurrent creates share its syncs.
+    """
+    COMMIT.submit(path, data).result()
 
 
 class _Write:
     """One queued create: where, what, an optional replaceable copy, and who to tell."""
 
-    __slots__ = ("path", "data", "copy", "future", "loop", "error", "copy_error")
+    __slots__ = (
+        "path",
+        "folder",
+        "data",
+        "copy",
+        "future",
+        "loop",
+        "error",
+        "copy_error",
+        "tmp",
+        "dev",
+        "fd",
+    )
 
     def __init__(
         self, path: Path, data: bytes, copy: Path | None, future: Any, loop: asyncio.AbstractEventLoop | None
     ) -> None:
         self.path, self.data, self.copy, self.future, self.loop = path, data, copy, future, loop
+        self.folder = os.path.dirname(path)  # a str: cheap to hash, once per write
         self.error: BaseException | None = None
         self.copy_error: OSError | None = None
+        self.tmp: Path | None = None
+        self.dev = self.fd = -1  # the filesystem, and the descriptor its barriers go through
 
 
-class GroupCommit:
-    """Durable create-only writes with the directory fsyncs of concurrent writes batched.
+class _Commit:
+    """What both group commits share: queueing from threads or event loops, copies, telling."""
 
-    A few writer threads create each file (`_publish`: its own fsync, then the link); one syncer
-    thread fsyncs each directory once for every file linked since its last pass, and only then
-    completes the batch. N concurrent writes cost N file fsyncs and about one directory fsync,
-    and nobody is told a write is done before its directory entry is on disk. The syncer then
-    writes the batch's replaceable copies (the newest record per copy path; older ones would be
-    overwritten at once) and wakes each waiting event loop once per batch, not once per write.
-    Threads start on first use and are shared by every store in the process.
-    """
-
-    def __init__(self, writers: int = 4) -> None:
-        self.writers = writers
+    def __init__(self) -> None:
         self._reset()
         if hasattr(os, "register_at_fork"):  # a forked child has none of the parent's threads
             os.register_at_fork(after_in_child=self._reset)
 
     def _reset(self) -> None:
         self._lock = threading.Condition()
-        self._linked: list[_Write] = []
-        self._pool: ThreadPoolExecutor | None = None
+        self._started = False
 
     def submit(self, path: Path, data: bytes) -> Future[None]:
         """Start creating `path`; the future ends when it is durable (or with the OSError)."""
@@ -145,6 +151,73 @@ class GroupCommit:
         future: asyncio.Future[OSError | None] = loop.create_future()
         self._queue(_Write(path, data, copy, future, loop))
         return future
+
+    def _queue(self, write: _Write) -> None:
+        raise NotImplementedError
+
+    def _finish(self, batch: list[_Write]) -> None:
+        """Durable (or failed) writes: write the copies of the good ones, then tell everyone."""
+        try:
+            self._copy([write for write in batch if write.error is None and write.copy is not None])
+        except BaseException as exc:  # a bug: the waiters hear of it, the thread goes on
+            for write in batch:
+                write.error = write.error or exc
+        self._settle(batch)
+
+    @staticmethod
+    def _copy(writes: list[_Write]) -> None:
+        newest = {write.copy: write for write in writes}  # batch order is link order
+        for target, write in newest.items():
+            assert target is not None
+            try:
+                replace_copy(target, write.data, durable=False)
+            except (FileNotFoundError, NotADirectoryError):
+                pass  # no folder for the copy: nothing to write
+            except OSError as exc:
+                for other in writes:
+                    if other.copy == target:
+                        other.copy_error = exc
+
+    @staticmethod
+    def _settle(batch: list[_Write]) -> None:
+        by_loop: dict[asyncio.AbstractEventLoop, list[_Write]] = {}
+        for write in batch:
+            if write.loop is None:
+                if write.future.done():
+                    continue
+                if write.error is None:
+                    write.future.set_result(None)
+                else:
+                    write.future.set_exception(write.error)
+            else:
+                by_loop.setdefault(write.loop, []).append(write)
+        for loop, writes in by_loop.items():
+            try:
+                loop.call_soon_threadsafe(_settle_on_loop, writes)
+            except RuntimeError:  # that loop is closed: nobody is waiting any more
+                pass
+
+
+class FsyncCommit(_Commit):
+    """Group commit with fsync(2): each file synced on its own, directory fsyncs shared.
+
+    A few writer threads create each file (`_publish`: its own fsync, then the link); one syncer
+    thread fsyncs each directory once for every file linked since its last pass, and only then
+    completes the batch. N concurrent writes cost N file fsyncs and about one directory fsync,
+    and nobody is told a write is done before its directory entry is on disk. The syncer then
+    writes the batch's replaceable copies (the newest record per copy path; older ones would be
+    overwritten at once) and wakes each waiting event loop once per batch, not once per write.
+    Used where syncfs(2) is not available (not Linux) and in the tests of this path.
+    """
+
+    def __init__(self, writers: int = 4) -> None:
+        self.writers = writers
+        super().__init__()
+
+    def _reset(self) -> None:
+        super()._reset()
+        self._linked: list[_Write] = []
+        self._pool: ThreadPoolExecutor | None = None
 
     def _queue(self, write: _Write) -> None:
         with self._lock:
@@ -193,45 +266,203 @@ class GroupCommit:
         for write in batch:
             write.error = failed.get(write.path.parent)
             if write.error is not None:
-                try:
-                    os.unlink(write.path)  # not durable -> not acknowledged -> not left behind
-                except OSError:
-                    pass
-        self._copy([write for write in batch if write.error is None and write.copy is not None])
-        self._settle(batch)
+                _take_back(write.path)
+        self._finish(batch)
 
-    @staticmethod
-    def _copy(writes: list[_Write]) -> None:
-        newest = {write.copy: write for write in writes}  # batch order is link order
-        for target, write in newest.items():
-            assert target is not None
+
+def _take_back(path: Path) -> None:
+    """Remove a file that is not durable: not acknowledged -> not left behind."""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _load_syncfs() -> Callable[[int], int] | None:
+    """libc's syncfs(2) (Linux), or None where there is none."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        found: Any = ctypes.CDLL(None, use_errno=True).syncfs
+    except (OSError, AttributeError):
+        return None
+    found.argtypes, found.restype = [ctypes.c_int], ctypes.c_int
+    return cast(Callable[[int], int], found)
+
+
+def barrier(fds: list[int]) -> None:
+    """Make everything written so far on the filesystem of `fds` durable: syncfs(2) on each, then
+    one fsync.
+
+    syncfs writes back every dirty file and the metadata (directory entries, inodes) of the
+    filesystem and, since Linux 5.8, reports the writeback errors seen since that descriptor's
+    last call (or its opening), so every descriptor that was open across a write is asked. The
+    fsync of a directory after it issues the cache flush last, after all of those writes, which
+    syncfs alone does not promise on every filesystem (ext4 without a journal flushes before it
+    writes the metadata buffers).
+    """
+    for fd in fds:
+        if _SYNCFS is None or _SYNCFS(fd) != 0:
+            import ctypes
+
+            code = ctypes.get_errno() if _SYNCFS is not None else errno.ENOSYS
+            raise OSError(code, os.strerror(code))
+    os.fsync(fds[-1])
+
+
+def _stage(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+
+
+class SyncfsCommit(_Commit):
+    """Group commit with one barrier (`barrier`: syncfs + fsync) per filesystem per pass.
+
+    One thread does everything, in passes. A pass writes the new files under temp names (not
+    synced), runs the barrier once, and then: the files linked in the previous pass are durable
+    (their data and their names were written before this barrier) and are acknowledged; the temp
+    files written in this pass are durable too, so they are linked to their final names
+    (create-only: `link` fails if the name exists) and wait for the next pass's barrier. A name
+    therefore only ever points at data already on disk, and nothing is acknowledged before the
+    barrier that covers its name. Under load each barrier serves two batches at once, so N
+    concurrent writes cost about one syncfs, instead of N file fsyncs and a directory fsync.
+
+    Each pass opens one directory per filesystem before it writes anything there, and that
+    descriptor stays open until its writes are acknowledged (two passes): its syncfs reports
+    every writeback error from the first write to the last barrier, and no descriptor outlives
+    its writes (a filesystem unmounted meanwhile is never synced through a stale one).
+    """
+
+    def _reset(self) -> None:
+        for fd in getattr(self, "_held", ()):
+            os.close(fd)
+        super()._reset()
+        self._pending: list[_Write] = []
+        self._held: set[int] = set()  # the descriptors of the last pass: its writes await the next
+
+    def _queue(self, write: _Write) -> None:
+        with self._lock:
+            self._pending.append(write)
+            if not self._started:
+                self._started = True
+                threading.Thread(target=self._loop, name="pinup-store-sync", daemon=True).start()
+            self._lock.notify()
+
+    def _loop(self) -> None:
+        linked: list[_Write] = []
+        while True:
+            with self._lock:
+                while not self._pending and not linked:
+                    self._lock.wait()
+                new, self._pending = self._pending, []
             try:
-                replace_copy(target, write.data, durable=False)
-            except (FileNotFoundError, NotADirectoryError):
-                pass  # no folder for the copy: nothing to write
+                linked = self._pass(new, linked)
+            except BaseException as exc:  # never leave a waiter hanging, never lose the thread
+                for write in [*new, *linked]:
+                    write.error = write.error or exc
+                self._settle([*new, *linked])
+                linked = []
+                for fd in self._held:
+                    os.close(fd)
+                self._held = set()
+
+    def _pass(self, new: list[_Write], linked: list[_Write]) -> list[_Write]:
+        done: list[_Write] = []
+        staged: list[_Write] = []
+        linked = list(linked)
+        opened: dict[int, int] = {}  # this pass: st_dev -> a directory on it, opened before writing
+        devs: dict[str, int] = {}
+        for write in new:
+            try:
+                dev = devs.get(write.folder)
+                if dev is None:
+                    dev = devs[write.folder] = _folder_dev(write.folder)
+                if dev not in opened:
+                    opened[dev] = os.open(write.folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+                write.dev, write.fd = dev, opened[dev]
+                write.tmp = _stage(write.path)
+                _write_new(write.tmp, write.data)
+                staged.append(write)
+            except BaseException as exc:
+                write.error = exc
+                if write.tmp is not None:
+                    _take_back(write.tmp)
+                done.append(write)
+        by_dev: dict[int, set[int]] = {}
+        for write in [*linked, *staged]:
+            by_dev.setdefault(write.dev, set()).add(write.fd)
+        failed: dict[int, OSError] = {}
+        for dev, fds in by_dev.items():
+            try:
+                barrier(sorted(fds))
             except OSError as exc:
-                for other in writes:
-                    if other.copy == target:
-                        other.copy_error = exc
+                failed[dev] = exc
+        for write in linked:
+            write.error = failed.get(write.dev)
+            if write.error is not None:
+                _take_back(write.path)
+            done.append(write)
+        now_linked: list[_Write] = []
+        for write in staged:
+            assert write.tmp is not None
+            write.error = failed.get(write.dev) or _link(write.tmp, write.path, write.data)
+            _take_back(write.tmp)
+            (done if write.error is not None else now_linked).append(write)
+        for fd in self._held - set(opened.values()):  # their writes are all settled now
+            os.close(fd)
+        self._held = set(opened.values())
+        self._finish(done)
+        return now_linked
 
-    @staticmethod
-    def _settle(batch: list[_Write]) -> None:
-        by_loop: dict[asyncio.AbstractEventLoop, list[_Write]] = {}
-        for write in batch:
-            if write.loop is None:
-                if write.future.done():
-                    continue
-                if write.error is None:
-                    write.future.set_result(None)
-                else:
-                    write.future.set_exception(write.error)
-            else:
-                by_loop.setdefault(write.loop, []).append(write)
-        for loop, writes in by_loop.items():
-            try:
-                loop.call_soon_threadsafe(_settle_on_loop, writes)
-            except RuntimeError:  # that loop is closed: nobody is waiting any more
-                pass
+
+def _folder_dev(folder: str) -> int:
+    try:
+        return os.stat(folder).st_dev
+    except FileNotFoundError:
+        os.makedirs(folder, exist_ok=True)  # a new board: once per folder
+        return os.stat(folder).st_dev
+
+
+def link_names(paths: list[Path], data: bytes) -> list[bool]:
+    """Create-only names (of one folder) for one content: a temp file linked under each; False
+    where the name was taken.
+
+    With the syncfs commit they are not synced here: its next barrier covers the whole
+    filesystem, so anything created through it afterwards is durable only after they are. The
+    fsync commit syncs directories one by one, so this folder is fsynced before returning.
+    """
+    if not paths:
+        return []
+    paths[0].parent.mkdir(parents=True, exist_ok=True)
+    tmp = _stage(paths[0])
+    _write_new(tmp, data)
+    try:
+        created = []
+        for path in paths:
+            error = _link(tmp, path, data)
+            if error is not None and not isinstance(error, FileExistsError):
+                raise error
+            created.append(error is None)
+    finally:
+        _take_back(tmp)
+    if not isinstance(COMMIT, SyncfsCommit):
+        fsync_dir(paths[0].parent)
+    return created
+
+
+def _link(tmp: Path, path: Path, data: bytes) -> OSError | None:
+    """Publish a synced temp file under its final name, create-only; the error, if any."""
+    try:
+        os.link(tmp, path)
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+            return exc
+        try:  # no hard links here: O_EXCL on the final name is create-only too
+            _write_direct(path, data, sync=False)
+        except OSError as direct:
+            return direct
+    return None
 
 
 def _settle_on_loop(writes: list[_Write]) -> None:
@@ -244,7 +475,12 @@ def _settle_on_loop(writes: list[_Write]) -> None:
             write.future.set_exception(write.error)
 
 
-COMMIT = GroupCommit()
+_SYNCFS = _load_syncfs()
+#: PINUP_STORE_SYNC=fsync picks the per-file fsync commit where syncfs exists too (to compare them:
+#: bench/feedback_load.py --compare-fsync; or where other heavy writers share the filesystem).
+COMMIT: _Commit = (
+    SyncfsCommit() if _SYNCFS is not None and os.environ.get("PINUP_STORE_SYNC") != "fsync" else FsyncCommit()
+)
 
 
 def replace_copy(path: Path, data: bytes, *, durable: bool = True) -> None:

@@ -11,6 +11,7 @@ clear line, never a crash loop.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -29,8 +30,11 @@ class WorkspaceFilter:
     def __init__(self, ws: Workspace) -> None:
         self.src = ws.src
         self.out = ws.out
+        self.dot_prefix = os.path.join(str(ws.src), ".")
 
     def __call__(self, change: Any, path: str) -> bool:
+        if path.startswith(self.dot_prefix):  # .pinup/feedback: every submission writes there, keep it cheap
+            return False
         p = Path(path)
         if p == self.out or self.out in p.parents:
             return False

@@ -1,0 +1,138 @@
+"""Batched numbering with a cached next number: still one number per slot across processes."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import uuid
+from pathlib import Path
+from typing import Any
+
+from pinup_feedback.lifecycle import FileLog, Lifecycle
+from pinup_feedback.store.base import iso_ts, now_utc
+from pinup_feedback.store.file import FileStore
+
+
+def record(**fields: Any) -> dict[str, Any]:
+    return {
+        "schemaVersion": 1,
+        "board": "hero",
+        "round": 1,
+        "id": uuid.uuid4().hex,
+        "receivedAt": iso_ts(now_utc()),
+        "kind": "final",
+        "clientHash": "0" * 16,
+        "comments": {"A": "too busy", "B": "calm"},
+        **fields,
+    }
+
+
+def slots(root: Path) -> list[dict[str, Any]]:
+    return [json.loads(p.read_text()) for p in (root / "_items" / "hero" / "n").glob("*.json")]
+
+
+def slot_numbers(root: Path) -> list[int]:
+    return [int(p.stem) for p in (root / "_items" / "hero" / "n").glob("*.json")]
+
+
+def _number_in_a_process(root: str, start: Any, out: Any) -> None:
+    store = FileStore(root)
+    life = Lifecycle(store)
+    life.number(store.read(store.save(record())))  # fills this process's cache early
+    start.wait(60)
+    numbers = []
+    for _ in range(10):
+        numbers += life.number(store.read(store.save(record()))).values()
+    out.put(numbers)
+
+
+def test_four_processes_with_stale_caches_never_share_a_number(tmp_path: Path) -> None:
+    ctx = multiprocessing.get_context("spawn")
+    start, out = ctx.Event(), ctx.Queue()
+    procs = [ctx.Process(target=_number_in_a_process, args=(str(tmp_path), start, out)) for _ in range(4)]
+    for proc in procs:
+        proc.start()
+    start.set()
+    given = [n for _ in procs for n in out.get(timeout=120)]
+    for proc in procs:
+        proc.join(60)
+        assert proc.exitcode == 0
+    assert len(given) == 80 and len(set(given)) == 80
+    for slot in slots(tmp_path):  # each slot names the record that took it, with that number
+        assert slot["feedbackId"] and set(slot["items"].values()) & set(slot_numbers(tmp_path))
+    items = Lifecycle(FileStore(tmp_path)).items("hero")
+    assert len(items) == 88 and len({i.n for i in items}) == 88  # with the 4 numbered before the start
+
+
+def test_a_cache_behind_the_log_moves_past_the_taken_numbers(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    ours, theirs = Lifecycle(store), Lifecycle(FileStore(tmp_path))
+    assert ours.number(store.read(store.save(record()))) == {"comment:A": 1, "comment:B": 2}
+    assert theirs.number(store.read(store.save(record()))) == {"comment:A": 3, "comment:B": 4}
+    # ours still guesses 3: the slot is taken, so it reads the log again and takes 5 and 6
+    assert ours.number(store.read(store.save(record()))) == {"comment:A": 5, "comment:B": 6}
+    assert [i.n for i in ours.items("hero")] == [1, 2, 3, 4, 5, 6]
+
+
+class CountingLog(FileLog):
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self.batches: list[int] = []
+        self.slots: list[int] = []
+
+    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
+        self.batches.append(len(docs))
+        return super().create_many(docs)
+
+    def take(self, names: list[str], payload: dict[str, Any]) -> list[bool]:
+        self.slots.append(len(names))
+        return super().take(names, payload)
+
+
+def test_records_queued_while_a_batch_runs_are_numbered_together(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    log = CountingLog(tmp_path / "_items")
+    life = Lifecycle(store, log)
+    errors: list[Exception] = []
+    records = [store.read(store.save(record())) for _ in range(12)]
+    with life._lock:  # a batch is "running": what the worker has not taken yet waits for the next one
+        for rec in records:
+            life.number_soon(rec, errors.append)
+    worker = life._worker
+    assert worker is not None
+    worker.join(60)
+    assert errors == [] and life._worker is None
+    # the worker took the first record(s) before it waited; the rest went in one batch after:
+    # each batch is one create_many of record numbers, after linking each record's 2 slots
+    assert len(log.batches) in (1, 2) and sum(log.batches) == 12 and log.batches[-1] >= 10
+    assert log.slots == [2] * 12
+    assert sorted(n for r in records for n in life.number(r).values()) == list(range(1, 25))
+
+
+def test_numbering_in_threads_and_on_read_agree(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    life = Lifecycle(store)
+    records = [store.read(store.save(record())) for _ in range(6)]
+    errors: list[Exception] = []
+    for rec in records[:3]:
+        life.number_soon(rec, errors.append)
+    items = life.items("hero")  # numbers what the queue has not reached yet
+    assert errors == [] and len(items) == 12 and len({i.n for i in items}) == 12
+    assert {i.feedback_id for i in items} == {r["id"] for r in records}
+
+
+def test_slots_are_one_file_linked_under_each_name_and_stay_create_only(tmp_path: Path, monkeypatch: Any) -> None:
+    import os
+
+    from pinup_feedback.store import file as file_store
+
+    synced: list[str] = []
+    real = file_store.fsync_dir
+    monkeypatch.setattr(file_store, "COMMIT", file_store.FsyncCommit())  # syncs folder by folder
+    monkeypatch.setattr(file_store, "fsync_dir", lambda path: (synced.append(Path(path).name), real(path)))
+    names = [tmp_path / "n" / f"{n:010d}.json" for n in (1, 2, 3)]
+    assert file_store.link_names(names, b'{"items": {}}') == [True, True, True]
+    assert len({os.stat(p).st_ino for p in names}) == 1 and synced == ["n"]  # one inode, folder synced
+    assert file_store.link_names([names[2], tmp_path / "n" / "0000000004.json"], b"{}") == [False, True]
+    assert names[2].read_bytes() == b'{"items": {}}'  # a taken name keeps its content
+    assert sorted(p.name for p in (tmp_path / "n").iterdir()) == [p.name for p in names] + ["0000000004.json"]
