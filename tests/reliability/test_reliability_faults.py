@@ -76,10 +76,10 @@ def full_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tupl
             unmount(store)
         return
 
-    def no_space(path: Path, data: bytes) -> None:
+    def no_space(path: Path, data: bytes, *, sync: bool = False) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(file_store, "_write_fsync", no_space)
+    monkeypatch.setattr(file_store, "_write_new", no_space)  # every commit creates its files through it
     yield store, "simulated"
 
 
