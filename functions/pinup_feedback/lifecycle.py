@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -310,6 +311,22 @@ class Lifecycle:
             except Exception as exc:
                 failed(exc)
 
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait (at most `timeout` s) until queued records are numbered; True when nothing is left.
+
+        A stopping server calls it, so a graceful stop never cuts a batch of slot files short.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._queue_lock:
+                worker = self._worker
+            if worker is None:
+                return True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            worker.join(left)
+
     def _number_all(self, records: list[dict[str, Any]]) -> list[dict[str, int]]:
         """Number records in one batch: every slot, then every record's numbers (what readers trust)."""
         mappings: dict[str, dict[str, int]] = {}
@@ -546,3 +563,11 @@ def lifecycle_for(store: FeedbackStore) -> Lifecycle:
                 found = _SHARED[key] = Lifecycle(store)
             _BY_STORE[store] = found
         return found
+
+
+def wait_all_idle(timeout: float = 5.0) -> bool:
+    """`wait_idle` on every Lifecycle of this process, within one shared `timeout`."""
+    deadline = time.monotonic() + timeout
+    with _SHARED_LOCK:
+        found = list(_SHARED.values())
+    return all(lifecycle.wait_idle(max(0.0, deadline - time.monotonic())) for lifecycle in found)

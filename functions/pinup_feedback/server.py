@@ -6,12 +6,14 @@ by itself; this server closes the board states first so every stream finishes. N
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
 
+from .lifecycle import wait_all_idle
 from .state import BoardStates
 
 
@@ -32,6 +34,7 @@ class FeedbackServer(uvicorn.Server):
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.boards.close()
         await super().shutdown(sockets)
+        await asyncio.to_thread(wait_all_idle, 5.0)  # the last submissions' numbering finishes
 
     @property
     def bound_port(self) -> int | None:

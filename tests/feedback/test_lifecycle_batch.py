@@ -136,3 +136,22 @@ def test_slots_are_one_file_linked_under_each_name_and_stay_create_only(tmp_path
     assert file_store.link_names([names[2], tmp_path / "n" / "0000000004.json"], b"{}") == [False, True]
     assert names[2].read_bytes() == b'{"items": {}}'  # a taken name keeps its content
     assert sorted(p.name for p in (tmp_path / "n").iterdir()) == [p.name for p in names] + ["0000000004.json"]
+
+
+def test_a_stopping_server_waits_for_queued_numbering(tmp_path: Path) -> None:
+    """`wait_all_idle` (called by `pinup serve` on a graceful stop) returns once every queued record
+    is numbered, leaving no staged temp file behind."""
+    from pinup_feedback.lifecycle import lifecycle_for, wait_all_idle
+
+    store = FileStore(str(tmp_path))
+    life = lifecycle_for(store)
+    failures: list[Exception] = []
+    stored = [store.read(store.save(record())) for _ in range(40)]
+    for one in stored:
+        life.number_soon(one, failures.append)
+    assert wait_all_idle(60.0)
+    assert failures == []
+    numbered = {p.stem for p in (tmp_path / "_items" / "hero" / "f").glob("*.json")}
+    assert numbered == {one["id"] for one in stored}
+    assert sorted(slot_numbers(tmp_path)) == list(range(1, 81))
+    assert list(tmp_path.rglob(".*.tmp")) == []

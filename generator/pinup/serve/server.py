@@ -328,6 +328,9 @@ class ServeSession:
                 self._watcher.stop()
             if self._boards is not None:
                 self._boards.close()
+            from pinup_feedback.lifecycle import wait_all_idle
+
+            wait_all_idle(5.0)  # numbering of the last submissions finishes before we exit
             servefile.remove(self.ws.serve_json, os.getpid())
             self._drain_stdout()  # every acknowledged record's line is out before we exit
         return self.exit_code
