@@ -1,9 +1,9 @@
 """A real `pinup serve` subprocess for tests and bench/soak.py, started once SERVE_STARTED is printed.
 
 One implementation for tests/boards, tests/serve and tests/reliability (their *_helpers modules
-keep their own defaults on top of it). Its output is read line by line on two threads; `stop()`
-ends the process, waits for those readers and closes the pipes, so no test leaves an open pipe
-(or a ResourceWarning) behind.
+keep their own defaults on top of it). Its output is read line by line on two threads, each of
+which closes its pipe when the process exits, so no test leaves an open pipe (or a ResourceWarning)
+behind, even one that lets the server end on its own.
 """
 
 from __future__ import annotations
@@ -94,18 +94,18 @@ class Served:
         self.close()
 
     def close(self) -> None:
-        """Once the process has exited: let the readers finish, then close the pipes they read."""
+        """Once the process has exited: wait for the readers to reach the end of its output."""
         for reader in self.readers:
             reader.join(timeout=10)
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream is not None and not any(r.is_alive() for r in self.readers):
-                stream.close()
 
 
 def _reader(stream: IO[str], sink: Callable[[str], None]) -> threading.Thread:
+    """Feed each line to `sink`; at end of file (the process has exited) close the pipe."""
+
     def run() -> None:
-        for line in stream:
-            sink(line)
+        with stream:
+            for line in stream:
+                sink(line)
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
