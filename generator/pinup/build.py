@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import LintReport
     from pinup.docsite.models import SiteModel
-    from pinup.output import OutputWriter
+    from pinup.output import FileSink
 
 Progress = Callable[[str, int, int], None]
 
@@ -143,7 +143,7 @@ def site_fingerprint(design_bytes: bytes, *, allow_html: bool, fonts: str, templ
 
 def write_site(
     report: LintReport,
-    writer: OutputWriter,
+    writer: FileSink,
     *,
     allow_html: bool = False,
     fonts: str = "system",
@@ -216,9 +216,10 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
     with writer:
         meta = writer.reuse("site", fingerprint)
         if meta is not None:
-            result.pages = [str(p) for p in meta.get("pages", [])]  # type: ignore[union-attr]
+            pages = meta.get("pages", [])
+            result.pages = [str(p) for p in pages] if isinstance(pages, list) else []
         else:
-            from jinja2 import TemplateError
+            from jinja2 import TemplateError, TemplateSyntaxError
 
             with writer.group("site", fingerprint) as meta:
                 try:
@@ -233,7 +234,9 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
                         font_plan=font_plan,
                     )
                 except TemplateError as exc:
-                    where = f" ({exc.filename}:{exc.lineno})" if getattr(exc, "filename", None) else ""
+                    where = ""
+                    if isinstance(exc, TemplateSyntaxError) and exc.filename:
+                        where = f" ({exc.filename}:{exc.lineno})"
                     raise BuildError(f"template error{where}: {exc.message or exc}") from exc
                 result.pages = [p.filename for p in site.pages]
                 meta["pages"] = result.pages

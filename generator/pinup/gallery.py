@@ -10,6 +10,10 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pinup.output import FolderSink
 
 
 @dataclass
@@ -83,10 +87,10 @@ def _render_all(
 
 
 def write_gallery(
-    writer,
+    writer: FolderSink,
     brands: list[Brand],
     *,
-    fonts: str = "system",  # type: ignore[no-untyped-def]
+    fonts: str = "system",
     progress: Callable[[str, int, int], None] | None = None,
     jobs: int = 1,
 ) -> list[dict[str, object]]:
@@ -140,6 +144,11 @@ def write_gallery(
     return cards_list
 
 
+def _count(value: object) -> int:
+    """A card's error count (cards kept from the last build come back from JSON as plain objects)."""
+    return value if isinstance(value, int) else 0
+
+
 def build_gallery(
     out: Path,
     *,
@@ -156,7 +165,7 @@ def build_gallery(
     result = GalleryResult(brands=list_brands(root))
     with OutputWriter(out, clean=clean) as writer:
         cards = write_gallery(writer, result.brands, fonts=fonts, progress=progress, jobs=jobs)
-    result.errors = {str(c["slug"]): int(c.get("errors", 0)) for c in cards}  # type: ignore[call-overload]
+    result.errors = {str(c["slug"]): _count(c.get("errors")) for c in cards}
     result.written, result.skipped = writer.written, writer.skipped
     result.seconds = time.perf_counter() - started
     return result

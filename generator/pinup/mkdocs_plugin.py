@@ -187,15 +187,14 @@ class PinupPlugin(BasePlugin[PinupConfig]):
             f.dest_uri = dest
             files.append(f)
         if self.config.gallery:
-            self._add_gallery(files, config)
+            self._add_gallery(files, config, self.config.gallery.strip("/"))
         return files
 
-    def _add_gallery(self, files: Files, config: Any) -> None:
+    def _add_gallery(self, files: Files, config: Any, folder: str) -> None:
         """`pinup gallery` into memory, each file added as-is (static HTML, linkable from Markdown)."""
         from pinup.gallery import list_brands, write_gallery
         from pinup.output import MemoryWriter
 
-        folder = self.config.gallery.strip("/")
         memory = MemoryWriter()
         write_gallery(memory, list_brands())
         for rel, data in memory.files.items():
@@ -222,8 +221,8 @@ class PinupPlugin(BasePlugin[PinupConfig]):
         order = {uri: i for i, uri in enumerate(self._pages)}
 
         def key(item: Any) -> int:
-            file = getattr(item, "file", None)
-            return order.get(getattr(file, "src_uri", None), -1)
+            uri = getattr(getattr(item, "file", None), "src_uri", None)
+            return order.get(uri, -1) if isinstance(uri, str) else -1
 
         def visit(items: list[Any]) -> None:
             ours = [i for i, item in enumerate(items) if key(item) >= 0]

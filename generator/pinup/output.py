@@ -17,9 +17,10 @@ import os
 import shutil
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path, PurePosixPath
 from types import TracebackType
+from typing import Protocol
 
 MANIFEST = ".pinup-build.json"
 
@@ -55,6 +56,28 @@ def build_info(out_dir: Path | str) -> dict[str, object]:
         return {}
     info = data.get("build") if isinstance(data, dict) else None
     return info if isinstance(info, dict) else {}
+
+
+class FileSink(Protocol):
+    """What renderers write into: an OutputWriter, one of its sub-folders, or memory (MkDocs, gallery workers)."""
+
+    def write_text(self, rel: str, text: str) -> bool: ...
+
+    def write_bytes(self, rel: str, data: bytes) -> bool: ...
+
+    def copy_file(self, rel: str, src_path: Path | str) -> bool: ...
+
+    def reuse(self, key: str, fingerprint: str) -> dict[str, object] | None: ...
+
+    def group(
+        self, key: str, fingerprint: str, meta: dict[str, object] | None = None
+    ) -> AbstractContextManager[dict[str, object]]: ...
+
+
+class FolderSink(FileSink, Protocol):
+    """A FileSink that hands out sub-folders (the gallery writes one brand per folder)."""
+
+    def sub(self, prefix: str) -> PrefixedWriter: ...
 
 
 class OutputWriter:
@@ -260,13 +283,9 @@ class OutputWriter:
 class PrefixedWriter:
     """The OutputWriter interface, rooted at a sub-folder of another writer."""
 
-    def __init__(self, parent: OutputWriter, prefix: str) -> None:
+    def __init__(self, parent: FileSink, prefix: str) -> None:
         self.parent = parent
         self.prefix = prefix
-        self.out_dir = getattr(parent, "out_dir", Path(".")) / prefix
-
-    def path(self, rel: str) -> Path:
-        return self.parent.path(f"{self.prefix}/{rel}")
 
     def write_text(self, rel: str, text: str) -> bool:
         return self.parent.write_text(f"{self.prefix}/{rel}", text)
@@ -280,7 +299,9 @@ class PrefixedWriter:
     def reuse(self, key: str, fingerprint: str) -> dict[str, object] | None:
         return self.parent.reuse(f"{self.prefix}/{key}", fingerprint)
 
-    def group(self, key: str, fingerprint: str, meta: dict[str, object] | None = None):  # type: ignore[no-untyped-def]
+    def group(
+        self, key: str, fingerprint: str, meta: dict[str, object] | None = None
+    ) -> AbstractContextManager[dict[str, object]]:
         return self.parent.group(f"{self.prefix}/{key}", fingerprint, meta)
 
 
@@ -307,7 +328,7 @@ class MemoryWriter:
         return self.write_bytes(rel, Path(src_path).read_bytes())
 
     def sub(self, prefix: str) -> PrefixedWriter:
-        return PrefixedWriter(self, prefix.strip("/"))  # type: ignore[arg-type]
+        return PrefixedWriter(self, prefix.strip("/"))
 
     def reuse(self, key: str, fingerprint: str) -> dict[str, object] | None:
         return None

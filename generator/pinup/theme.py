@@ -286,16 +286,19 @@ def _build_palette(names: dict[str, RGB], mode: str, fallbacks: list[str], base:
     dark = mode == "dark"
 
     def get(role: str) -> RGB | None:
-        return names[picked[role]] if picked[role] else None  # type: ignore[index]
+        name = picked[role]
+        return names[name] if name else None
 
-    bg = get("bg")
-    if bg is None:
-        if dark:
-            tint = base.primary if base else (90, 90, 110)
-            bg = mix((16, 16, 20), tint, 0.06)
-        else:
-            light_ones = sorted(names.values(), key=luminance, reverse=True)
-            bg = light_ones[0] if light_ones and luminance(light_ones[0]) > 0.8 else WHITE
+    bg: RGB
+    found_bg = get("bg")
+    if found_bg is not None:
+        bg = found_bg
+    elif dark:
+        tint = base.primary if base else (90, 90, 110)
+        bg = mix((16, 16, 20), tint, 0.06)
+    else:
+        light_ones = sorted(names.values(), key=luminance, reverse=True)
+        bg = light_ones[0] if light_ones and luminance(light_ones[0]) > 0.8 else WHITE
     text = get("text")
     if text is None:
         if dark:
@@ -504,8 +507,8 @@ def build_theme(design: DesignSystem, *, fonts: str = "system") -> Theme:
     body_family = typo[body_key].fontFamily if body_key else None
     head_family = typo[head_key].fontFamily if head_key else body_family
     font_size = "16px"
-    if body_key and typo[body_key].fontSize is not None:
-        size = typo[body_key].fontSize
+    size = typo[body_key].fontSize if body_key else None
+    if size is not None:
         px = size.value * (16 if size.unit in ("rem", "em") else 1) if size.unit in ("px", "rem", "em") else 16
         font_size = f"{max(14, min(20, round(px)))}px"
 

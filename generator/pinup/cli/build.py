@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import functools
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.progress import Progress
+
+    from pinup.gallery import GalleryResult
 
 FONTS = click.Choice(["system", "google"])
 
 
-def _progress_bar(total_hint: int):  # type: ignore[no-untyped-def]
+def _progress_bar(total_hint: int) -> Progress | None:
     """A rich progress bar on stderr for long builds on a terminal; None otherwise."""
     if not sys.stderr.isatty() or total_hint < 8:
         return None
@@ -176,7 +183,7 @@ def gallery(out: Path, clean: bool, fonts: str, jobs: int) -> None:
         raise click.ClickException(str(exc)) from exc
 
 
-def _gallery(out: Path, clean: bool, fonts: str, build_gallery) -> None:  # type: ignore[no-untyped-def]
+def _gallery(out: Path, clean: bool, fonts: str, build_gallery: Callable[..., GalleryResult]) -> None:
     bar = _progress_bar(25)
     if bar is None:
         result = build_gallery(out, clean=clean, fonts=fonts)

@@ -9,8 +9,12 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 import click
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pinup.generate.runner import GenerateOptions, RoundResult
 
 
 def _check_size(ctx: click.Context, param: click.Parameter, value: str) -> str:
@@ -87,7 +91,7 @@ def generate(
     board: str,
     brief: str | None,
     count: int,
-    kind: str,
+    kind: Literal["html", "image"],  # click.Choice above allows nothing else
     model: str | None,
     base_url: str | None,
     api_key_env: str,
@@ -133,7 +137,7 @@ def generate(
         src=src,
         brief=brief,
         count=count,
-        kind=kind,  # type: ignore[arg-type]
+        kind=kind,
         model=model,
         size=size,
         prices_file=prices,
@@ -164,7 +168,7 @@ def generate(
     click.echo(f"estimated cost: {format_cost(result.cost, result.model)}")
 
 
-def _latest_feedback(board: str, src: Path | None) -> dict:
+def _latest_feedback(board: str, src: Path | None) -> dict[str, Any]:
     from pinup.generate.feedback_source import check_unused, latest_feedback
     from pinup.generate.rounds import read_board, resolve_board
 
@@ -175,7 +179,7 @@ def _latest_feedback(board: str, src: Path | None) -> dict:
     return record
 
 
-def _run_with_progress(options: object) -> object:
+def _run_with_progress(options: GenerateOptions) -> RoundResult:
     """Run the generation with a rich progress bar on stderr."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -191,7 +195,7 @@ def _run_with_progress(options: object) -> object:
         TextColumn("{task.fields[tokens]} tokens"),
     )
     with Progress(*columns, console=console, transient=False) as bar:
-        task = bar.add_task("starting", total=options.count, tokens=0)  # type: ignore[attr-defined]
+        task = bar.add_task("starting", total=options.count, tokens=0)
 
         def on_progress(event: ProgressEvent) -> None:
             bar.update(task, total=event.n, tokens=event.usage.total_tokens)
@@ -204,4 +208,4 @@ def _run_with_progress(options: object) -> object:
             elif event.stage == "done":
                 bar.update(task, description=event.message)
 
-        return run_generation(options, on_progress)  # type: ignore[arg-type]
+        return run_generation(options, on_progress)

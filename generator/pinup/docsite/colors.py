@@ -87,7 +87,9 @@ def prose_items(markdown: str, tokens: list[Any] | None = None) -> list[tuple[st
     for tok in tokens:
         if tok.type != "inline" or not tok.children:
             continue
-        label, text, codes, in_strong = "", [], [], False
+        label, in_strong = "", False
+        text: list[str] = []
+        codes: list[str] = []
         for child in tok.children:
             if child.type == "strong_open":
                 in_strong = True
@@ -112,13 +114,13 @@ def _norm(text: str) -> str:
 
 def color_roles(markdown: str, colors: dict[str, Color], tokens: list[Any] | None = None) -> dict[str, str]:
     """Token name -> the sentence of the prose that describes it (best match first)."""
-    items = []
-    for label, text, codes in prose_items(markdown, tokens):
+    items: list[tuple[list[str], str, str, set[str], str]] = []
+    for label, text, spans in prose_items(markdown, tokens):
         body = _LEAD_VALUE.sub("", text.lstrip(":—–- ")).lstrip(":—–- ").strip()
         if body:
             norm_label = _norm(label)
             labels = [_norm(part) for part in re.split(r"\band\b|,|/", norm_label)] if label else []
-            items.append((labels, f" {norm_label} ", (label + " " + text).lower(), set(codes), body))
+            items.append((labels, f" {norm_label} ", (label + " " + text).lower(), set(spans), body))
     roles: dict[str, str] = {}
     for name, color in colors.items():
         want = _norm(name.replace("-", " "))

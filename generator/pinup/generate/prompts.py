@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from pinup_feedback.schema import is_custom_request, regenerate_request
 
@@ -150,6 +150,13 @@ class RoundPlan:
         return self.directions[k - 1].split(":")[0].strip()[:48]
 
 
+class _FeedbackContext(TypedDict):
+    """The RoundPlan fields every feedback-driven plan shares."""
+
+    feedback_text: str | None
+    source_feedback_id: str | None
+
+
 def feedback_summary(record: dict[str, Any], variants: list[dict[str, Any]]) -> str:
     """Ratings, comments, preference and overall comment as plain lines."""
     labels = {str(v.get("id")): str(v.get("label") or "") for v in variants}
@@ -199,7 +206,7 @@ def plan_from_feedback(
     if not custom and action == "remix" and not any((record.get("remixSpec") or {}).values()):
         action = "different"  # a remix of nothing
     summary = feedback_summary(record, variants) or None
-    common = {"feedback_text": summary, "source_feedback_id": record.get("id")}
+    common = _FeedbackContext(feedback_text=summary, source_feedback_id=record.get("id"))
 
     if not custom and action == "different":
         return RoundPlan(
