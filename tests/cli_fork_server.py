@@ -14,7 +14,9 @@ as in `subprocess`.
 
 from __future__ import annotations
 
+import atexit
 import base64
+import gc
 import json
 import os
 import signal
@@ -50,8 +52,8 @@ def _read_all(fd: int) -> bytes:
 def _become_pinup(request: dict[str, Any], fds: tuple[int, int, int], protocol: tuple[int, int]) -> None:
     """In the child: take the request's stdio, environment and folder, then run the CLI's `main`.
 
-    Its SystemExit (or an uncaught exception) leaves the interpreter the way it leaves a fresh
-    `python -m pinup`: same exit status, traceback on stderr, atexit handlers and stdio flushed.
+    Its SystemExit (or an uncaught exception) ends the child the way it ends a fresh
+    `python -m pinup`: same exit status, traceback on stderr, atexit handlers run, stdio flushed.
     """
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
@@ -67,8 +69,35 @@ def _become_pinup(request: dict[str, Any], fds: tuple[int, int, int], protocol: 
     sys.argv = [os.path.join(os.path.dirname(sys.modules["pinup"].__file__ or ""), "__main__.py"), *request["args"]]
     from pinup.cli import main
 
-    main()
-    raise SystemExit(0)
+    try:
+        main()
+        status = 0
+    except BaseException as exc:  # noqa: BLE001 - handled as the interpreter would handle it
+        status = _exit_status(exc)
+    # Skip tearing down the interpreter's whole heap (the costly part of a child's exit here);
+    # what a process's end shows is done: atexit handlers, then the streams flushed.
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)
+
+
+def _exit_status(exc: BaseException) -> int:
+    """The exit status `python -m pinup` has when `main` raises `exc`, printing what it prints."""
+    if isinstance(exc, SystemExit):
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or 0
+        print(exc.code, file=sys.stderr)
+        return 1
+    sys.excepthook(type(exc), exc, exc.__traceback__)
+    if isinstance(exc, KeyboardInterrupt):  # as Python does: end by the signal itself
+        sys.stderr.flush()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
+    return 1
 
 
 def serve(requests: BinaryIO, replies: BinaryIO) -> None:
@@ -104,6 +133,7 @@ def main() -> None:
     os.dup2(devnull, 1)
     os.close(devnull)
     _warm_up()
+    gc.freeze()  # children then leave these objects' pages shared instead of copying them in a collection
     serve(requests, replies)
 
 
