@@ -34,6 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "reliability"))
+sys.path.insert(1, str(ROOT / "tests"))  # serve_process, which reliability_helpers builds on
 
 from reliability_helpers import (  # noqa: E402
     build_workspace,

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import nodetools  # noqa: E402  (tests/ is not a package)
+import cli_runner  # noqa: E402  (tests/ is not a package)
+import nodetools  # noqa: E402
 from reference_oracle import ReferenceOracle  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +39,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "node_bin" in getattr(item, "fixturenames", ()) and item.get_closest_marker("node") is None:
             item.add_marker(pytest.mark.node)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Stop the warm `pinup` fork server (tests/cli_runner.py) if a test used it."""
+    cli_runner.close_shared()
 
 
 @pytest.fixture(scope="session")

@@ -210,7 +210,7 @@ def test_no_arguments_serves_the_bundled_example(tmp_path: Path) -> None:
         assert httpx.get(f"http://127.0.0.1:{info['port']}/").status_code == 200
     finally:
         proc.terminate()
-        proc.wait(timeout=30)
+        proc.communicate(timeout=30)
     assert not (tmp_path / "pinup-example" / "site" / "serve.json").exists()
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers_designmd import CORPUS, HERE, ROOT, corpus_files, run_pinup
+from cli_runner import run_forked as run_pinup  # output-only: forks of a warm `pinup` (tests/cli_runner.py)
+from helpers_designmd import CORPUS, HERE, ROOT, corpus_files
 from reference_oracle import ReferenceOracle
 
 pytestmark = pytest.mark.node

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from helpers_designmd import ROOT, run_pinup
+from cli_runner import run_forked as run_pinup  # output-only: forks of a warm `pinup` (tests/cli_runner.py)
+from helpers_designmd import ROOT
 
 from pinup.designmd.lint import lint_text, run
 

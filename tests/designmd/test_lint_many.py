@@ -8,8 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cli_runner import run_forked as run_pinup  # output-only: forks of a warm `pinup` (tests/cli_runner.py)
 from click.testing import CliRunner
-from helpers_designmd import CORPUS, run_pinup
+from helpers_designmd import CORPUS
 
 from pinup.cli import cli
 

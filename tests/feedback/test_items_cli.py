@@ -121,7 +121,7 @@ def test_concurrent_claims_from_separate_processes(tmp_path: Path) -> None:
         )
         for n in range(4)
     ]
-    codes = sorted(p.wait(timeout=120) for p in procs)
+    codes = sorted(p.communicate(timeout=120) and p.returncode for p in procs)
     assert codes == [0, 3, 3, 3]
     events = list((store.root / "_items" / "hero" / "e" / f"{2:010d}").glob("*.json"))
     assert len(events) == 1

@@ -59,16 +59,18 @@ class Serve:
 
         def read_err() -> None:
             assert self.proc.stderr is not None
-            for line in self.proc.stderr:
-                self.stderr.append(line)
-                if line.startswith("SERVE_STARTED:"):
-                    self.port = int(line.split("port=", 1)[1].split()[0])
-                    started.set()
+            with self.proc.stderr:  # closed at end of file, once serve has exited
+                for line in self.proc.stderr:
+                    self.stderr.append(line)
+                    if line.startswith("SERVE_STARTED:"):
+                        self.port = int(line.split("port=", 1)[1].split()[0])
+                        started.set()
 
         def drain_out() -> None:
             assert self.proc.stdout is not None
-            for _ in self.proc.stdout:
-                pass
+            with self.proc.stdout:
+                for _ in self.proc.stdout:
+                    pass
 
         threading.Thread(target=read_err, daemon=True).start()
         threading.Thread(target=drain_out, daemon=True).start()

@@ -1,16 +1,12 @@
 """Helpers for the reliability battery: the example workspace built once, a real `pinup serve`
-subprocess, feedback bodies, and a concurrent load driver that reports latencies."""
+subprocess (tests/serve_process.py), feedback bodies, and a concurrent load driver that reports latencies."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shutil
-import signal
 import subprocess
-import sys
-import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -18,11 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import serve_process
+from serve_process import BOARD, PINUP, Served
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "site_src"
-PINUP = [sys.executable, "-m", "pinup"]
-BOARD = "trail-home"
+__all__ = ["BOARD", "Served"]  # re-exported for the tests and bench/soak.py
 
 
 def copy_built_workspace(template: Path, dest: Path) -> tuple[Path, Path]:
@@ -35,80 +30,19 @@ def copy_built_workspace(template: Path, dest: Path) -> tuple[Path, Path]:
 
 def build_workspace(dest: Path) -> Path:
     """Copy the bundled example and build it once (`pinup build`); returns the folder holding ws/ and site/."""
-    src = dest / "ws"
-    shutil.copytree(EXAMPLE, src, ignore=shutil.ignore_patterns(".pinup", "__pycache__"))
+    src = serve_process.copy_example(dest / "ws")
     subprocess.run(
         [*PINUP, "build", str(src), "--out", str(dest / "site")], check=True, capture_output=True, timeout=300
     )
     return dest
 
 
-@dataclass
-class Served:
-    proc: subprocess.Popen[str]
-    src: Path
-    site: Path
-    port: int = 0
-    stderr_lines: list[str] = field(default_factory=list)
-    stdout_lines: list[str] = field(default_factory=list)
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def store(self) -> Path:
-        return self.src / ".pinup" / "feedback"
-
-    def stop(self) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            return self.proc.wait(timeout=10)
-
-    def kill9(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-
-
 def start_serve(src: Path, site: Path, *args: str, startup: float = 120) -> Served:
     """`pinup serve SRC --out SITE --no-open --port 0 --timeout 0 ARGS`, once it says SERVE_STARTED."""
-    cmd = [*PINUP, "serve", str(src), "--out", str(site), "--no-open", "--port", "0", "--timeout", "0", *args]
-    proc = subprocess.Popen(
-        cmd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=src.parent,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    cmd = ["serve", str(src), "--out", str(site), "--no-open", "--port", "0", "--timeout", "0", *args]
+    return serve_process.start(
+        cmd, cwd=src.parent, env={"PYTHONUNBUFFERED": "1"}, src=src, site=site, startup=startup, stop_timeout=30
     )
-    served = Served(proc=proc, src=src, site=site)
-    started = threading.Event()
-
-    def read_err() -> None:
-        assert proc.stderr is not None
-        for line in proc.stderr:
-            served.stderr_lines.append(line.rstrip("\n"))
-            if line.startswith("SERVE_STARTED:"):
-                served.port = int(dict(p.split("=", 1) for p in line.split()[1:])["port"])
-                started.set()
-
-    def read_out() -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            served.stdout_lines.append(line)
-
-    threading.Thread(target=read_err, daemon=True).start()
-    threading.Thread(target=read_out, daemon=True).start()
-    deadline = time.monotonic() + startup
-    while not started.wait(0.1):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise AssertionError("pinup serve did not start:\n" + "\n".join(served.stderr_lines))
-    return served
 
 
 def manifest(site: Path, board: str = BOARD) -> dict[str, Any]:

@@ -1,30 +1,22 @@
 """Helpers for the serve tests: a copy of the example workspace and a real `pinup serve` subprocess
-started exactly as a person would (no --out, no --port unless a test asks)."""
+(tests/serve_process.py) started exactly as a person would (no --out, no --port unless a test asks)."""
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
-import signal
 import subprocess
-import sys
-import threading
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "site_src"
-PINUP = [sys.executable, "-m", "pinup"]
-BOARD = "trail-home"
+import serve_process
+from serve_process import BOARD, PINUP, Served, wait_until
+
+__all__ = ["BOARD", "Server", "wait_until"]
 
 
 def copy_example(dest: Path) -> Path:
     """The example as `dest/site_src` (the layout of a checkout), without feedback or state."""
-    src = dest / "site_src"
-    shutil.copytree(EXAMPLE, src, ignore=shutil.ignore_patterns(".pinup", "__pycache__"))
-    return src
+    return serve_process.copy_example(dest / "site_src")
 
 
 def run_pinup(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -33,71 +25,12 @@ def run_pinup(*args: str, cwd: Path, timeout: float = 120) -> subprocess.Complet
     )
 
 
-@dataclass
-class Server:
-    """A running `pinup serve` with its stderr captured line by line."""
-
-    proc: subprocess.Popen[str]
-    lines: list[str] = field(default_factory=list)
-    port: int = 0
-    url: str = ""
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def has(self, prefix: str) -> list[str]:
-        return [line for line in list(self.lines) if line.startswith(prefix)]
-
-    def stop(self) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            return self.proc.wait(timeout=10)
+Server = Served
 
 
-def start(cwd: Path, *args: str, startup: float = 90) -> Server:
+def start(cwd: Path, *args: str, startup: float = 90) -> Served:
     """`pinup serve ARGS` in `cwd`; returns once SERVE_STARTED is printed."""
-    proc = subprocess.Popen(
-        [*PINUP, "serve", *args],
-        cwd=cwd,
-        text=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "DISPLAY": ""},
-    )
-    server = Server(proc=proc)
-    started = threading.Event()
-
-    def read() -> None:
-        assert proc.stderr is not None
-        for line in proc.stderr:
-            server.lines.append(line.rstrip("\n"))
-            if line.startswith("SERVE_STARTED:"):
-                fields = dict(p.split("=", 1) for p in line.split()[1:])
-                server.port, server.url = int(fields["port"]), fields["url"]
-                started.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    deadline = time.monotonic() + startup
-    while not started.wait(0.1):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise AssertionError("pinup serve did not start:\n" + "\n".join(server.lines))
-    return server
-
-
-def wait_until(predicate: object, timeout: float = 30, interval: float = 0.05) -> bool:
-    """Wait for a condition in the outside world (a file, a line); never a speed assertion."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():  # type: ignore[operator]
-            return True
-        time.sleep(interval)
-    return bool(predicate())  # type: ignore[operator]
+    return serve_process.start(["serve", *args], cwd=cwd, env={"DISPLAY": ""}, capture_stdout=False, startup=startup)
 
 
 def write_round_two(ws: Path, board: str = BOARD) -> None:
