@@ -40,13 +40,17 @@ class OutputPathError(ValueError):
     """A relative output path that would land outside the output directory."""
 
 
-def _write_file(path: str, data: bytes) -> None:
-    """Create or truncate `path` with `data` (plain os calls: a build writes hundreds of files)."""
+def _write_file(path: str, data: bytes) -> os.stat_result:
+    """Create or truncate `path` with `data` (plain os calls: a build writes hundreds of files).
+
+    Returns the file's stat after the write (a rename keeps its inode and mtime).
+    """
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o666)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
+        return os.fstat(fd)
     finally:
         os.close(fd)
 
@@ -242,9 +246,8 @@ class OutputWriter:
             folder.mkdir(parents=True, exist_ok=True)
             self._made.add(folder)
         tmp = f"{folder}/.{target.name}.{os.getpid()}.{threading.get_ident()}.tmp"
-        _write_file(tmp, data)
+        st = _write_file(tmp, data)
         os.replace(tmp, target)
-        st = os.stat(target)
         with self._lock:
             self._sizes[name], self._stamps[name] = len(data), [st.st_size, st.st_mtime_ns, st.st_ino]
             self.written += 1
@@ -271,9 +274,9 @@ class OutputWriter:
         The caller then need not render it at all; False means: render and write it.
         """
         name = PurePosixPath(rel).as_posix()
-        self.path(rel)  # the same checks as a write
         if self._previous_keys.get(name) != key or name not in self._previous:
             return False
+        self.path(rel)  # the same checks as a write
         stamp = self._intact(name, f"{self.out_dir}/{name}")
         if stamp is None:
             return False
