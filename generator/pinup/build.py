@@ -198,7 +198,12 @@ def write_pages(
     has_boards: bool = False,
     font_plan: Any = None,
 ) -> None:
-    """Write a built site model: its pages, assets, search index, downloads (and embedded fonts)."""
+    """Write a built site model: its pages, assets, search index, downloads (and embedded fonts).
+
+    Pages the previous build into the same folder rendered from the same inputs are kept
+    (`pinup.docsite.pagekeys`; `FileSink.keep`), so a one-token edit renders a few pages.
+    """
+    from pinup.docsite.pagekeys import render_key
     from pinup.docsite.render import STATIC_ASSETS, Links, render_page, static_asset
     from pinup.docsite.search import search_index_js
     from pinup.theme import css_for_theme
@@ -206,9 +211,13 @@ def write_pages(
     tpl = str(templates) if templates else None
     links = Links()
     total = len(site.pages)
+    extra = {"boards_href": "boards/index.html"} if has_boards else None
+    code = code_fingerprint()
     for i, page in enumerate(site.pages, start=1):
-        extra = {"boards_href": "boards/index.html"} if has_boards else None
-        writer.write_text(page.filename, render_page(site, page, links, templates=tpl, extra=extra))
+        # a page whose model, chrome and templates did not change is kept, not rendered
+        key = None if tpl else render_key(site, page.slug, code=code, options=repr(extra))
+        if key is None or not writer.keep(page.filename, key):
+            writer.write_text(page.filename, render_page(site, page, links, templates=tpl, extra=extra), key)
         if progress:
             progress(page.filename, i, total)
     faces = font_plan.faces if font_plan is not None else []  # brand fonts from the workspace's fonts/

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pinup.output import FolderSink
+    from pinup.output import FileSink, FolderSink
 
 
 @dataclass
@@ -60,19 +60,27 @@ def list_brands(root: Path | None = None) -> list[Brand]:
 
 
 def render_brand(brand: Brand, fonts: str = "system") -> tuple[dict[str, bytes], dict[str, object]]:
-    """Lint and render one brand in memory: (files by relative path, index card).
+    """Lint and render one brand in memory: (files by relative path, index card) (worker processes)."""
+    from pinup.output import MemoryWriter
+
+    memory = MemoryWriter()
+    card = write_brand(brand, memory, fonts)
+    return memory.files, card
+
+
+def write_brand(brand: Brand, sink: FileSink, fonts: str = "system") -> dict[str, object]:
+    """Lint and write one brand into `sink`; returns its index card.
 
     The page models and the card come from the site cache when this DESIGN.md was built
-    before (`pinup.build.cached`); the pages are rendered either way.
+    before (`pinup.build.cached`); pages the previous build of `sink` rendered from the
+    same inputs are kept, the others rendered.
     """
     from pinup.build import cached, read_design, write_pages
-    from pinup.output import MemoryWriter
 
     data = read_design(brand.path)
     site, card = cached(data, f"gallery|{fonts}", lambda: _brand_model(brand, data, fonts))
-    memory = MemoryWriter()
-    write_pages(site, memory)
-    return memory.files, dict(card)
+    write_pages(site, sink)
+    return dict(card)
 
 
 def _brand_model(brand: Brand, data: bytes, fonts: str) -> tuple[Any, dict[str, object]]:
@@ -95,23 +103,36 @@ def _brand_model(brand: Brand, data: bytes, fonts: str) -> tuple[Any, dict[str, 
 
 def _render_all(
     todo: list[Brand], fonts: str, jobs: int
-) -> Iterator[tuple[Brand, tuple[dict[str, bytes], dict[str, object]]]]:
-    """Render brands; with jobs > 1 (0 = one per CPU) in forked worker processes."""
+) -> Iterator[tuple[Brand, Callable[[FileSink], dict[str, object]]]]:
+    """Each brand with a function writing it into a sink and returning its card.
+
+    With jobs > 1 (0 = one per CPU) the brands are rendered in forked worker processes
+    (every page, in memory); in one process straight into the sink, which can keep pages.
+    """
     import os
+    from functools import partial
 
     workers = min(len(todo), jobs if jobs > 0 else (os.cpu_count() or 1))
     if workers >= 2:  # multiprocessing costs imports a one-process build does not need
         import multiprocessing
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for brand in todo:
-            yield brand, render_brand(brand, fonts)
+            yield brand, partial(write_brand, brand, fonts=fonts)
         return
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
         futures = [pool.submit(render_brand, brand, fonts) for brand in todo]
         for brand, future in zip(todo, futures, strict=False):
-            yield brand, future.result()
+            files, card = future.result()
+            yield brand, partial(_copy, files, card)
+
+
+def _copy(files: dict[str, bytes], card: dict[str, object], sink: FileSink) -> dict[str, object]:
+    """Write what a worker rendered into `sink`; returns the brand's card."""
+    for rel, data in files.items():
+        sink.write_bytes(rel, data)
+    return card
 
 
 def write_gallery(
@@ -145,12 +166,10 @@ def write_gallery(
         else:
             cards[brand.slug] = card
     done = len(cards)
-    for brand, (files, card) in _render_all(todo, fonts, jobs):
+    for brand, write in _render_all(todo, fonts, jobs):
         sub = writer.sub(brand.slug)
         with sub.group("site", fingerprints[brand.slug]) as meta:
-            for rel, data in files.items():
-                sub.write_bytes(rel, data)
-            meta.update(card)
+            meta.update(write(sub))
         cards[brand.slug] = meta
         done += 1
         if progress:

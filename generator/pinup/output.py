@@ -7,6 +7,13 @@ output directory) records what the last build wrote; a file is rewritten only
 when its hash differs or it went missing. Files the previous build wrote but
 this one did not are removed, so outputs never go stale; files pinup did not
 write (for example feedback saved by `pinup serve`) are never touched.
+
+The manifest also keeps each file's size, and an optional per-file key (a hash of what a
+page was rendered from) so a caller can keep a page without rendering it (`keep`) when
+its inputs did not change. A kept or skipped file must still be the one pinup wrote: its
+size must match, and within one process (`pinup serve` rebuilding) also its mtime and
+inode (every write replaces the file, so a new inode). The manifest holds nothing that
+depends on when or where it was written, so equal inputs give byte-identical folders.
 """
 
 from __future__ import annotations
@@ -24,18 +31,26 @@ from typing import Protocol
 
 MANIFEST = ".pinup-build.json"
 
+#: output folder -> rel -> [size, mtime_ns, inode] of each file this process last wrote or
+#: checked there: a rebuild in the same process also notices a same-size edit of a file
+_STAMPS: dict[str, dict[str, list[int]]] = {}
+
 
 class OutputPathError(ValueError):
     """A relative output path that would land outside the output directory."""
 
 
-def _write_file(path: str, data: bytes) -> None:
-    """Create or truncate `path` with `data` (plain os calls: a build writes hundreds of files)."""
+def _write_file(path: str, data: bytes) -> os.stat_result:
+    """Create or truncate `path` with `data` (plain os calls: a build writes hundreds of files).
+
+    Returns the file's stat after the write (a rename keeps its inode and mtime).
+    """
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o666)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
+        return os.fstat(fd)
     finally:
         os.close(fd)
 
@@ -61,9 +76,11 @@ def build_info(out_dir: Path | str) -> dict[str, object]:
 class FileSink(Protocol):
     """What renderers write into: an OutputWriter, one of its sub-folders, or memory (MkDocs, gallery workers)."""
 
-    def write_text(self, rel: str, text: str) -> bool: ...
+    def write_text(self, rel: str, text: str, key: str | None = None) -> bool: ...
 
-    def write_bytes(self, rel: str, data: bytes) -> bool: ...
+    def write_bytes(self, rel: str, data: bytes, key: str | None = None) -> bool: ...
+
+    def keep(self, rel: str, key: str) -> bool: ...
 
     def copy_file(self, rel: str, src_path: Path | str) -> bool: ...
 
@@ -90,6 +107,10 @@ class OutputWriter:
         self.removed = 0
         self._lock = threading.Lock()
         self._seen: dict[str, str] = {}
+        #: rel -> its size, its stamp (see `_STAMPS`) and the key it was written with
+        self._sizes: dict[str, int] = {}
+        self._stamps: dict[str, list[int]] = {}
+        self._keys: dict[str, str] = {}
         self._groups: dict[str, dict[str, object]] = {}
         self._recording: list[str] | None = None
         #: relative folder -> its checked, resolved path (one realpath per folder, not per file)
@@ -101,7 +122,8 @@ class OutputWriter:
         self.changed: list[str] = []
         if clean:
             self._clean()
-        self._previous, self._previous_groups = self._load_manifest()
+        self._previous, self._previous_groups, self._previous_sizes, self._previous_keys = self._load_manifest()
+        self._previous_stamps = _STAMPS.get(str(self.out_dir), {})
         self.out_dir.mkdir(parents=True, exist_ok=True)
 
     # -- context manager: the manifest is saved on a successful exit ---------------------
@@ -114,7 +136,13 @@ class OutputWriter:
         if exc_type is None:
             self.finish()
         else:  # keep what we know so the next build can still skip unchanged files
-            self._save_manifest({**self._previous, **self._seen}, {})
+            self._save_manifest(
+                {**self._previous, **self._seen},
+                {},
+                {**self._previous_sizes, **self._sizes},
+                {**self._previous_keys, **self._keys},
+            )
+            _STAMPS[str(self.out_dir)] = {**self._previous_stamps, **self._stamps}
 
     def _clean(self) -> None:
         """Delete a previous build; refuse to empty a directory pinup did not create."""
@@ -128,28 +156,44 @@ class OutputWriter:
             )
         shutil.rmtree(self.out_dir)
 
-    def _load_manifest(self) -> tuple[dict[str, str], dict[str, dict[str, object]]]:
+    def _load_manifest(
+        self,
+    ) -> tuple[dict[str, str], dict[str, dict[str, object]], dict[str, int], dict[str, str]]:
         try:
             data = json.loads((self.out_dir / MANIFEST).read_text("utf-8"))
             files = data.get("files", {})
             groups = data.get("groups", {})
+            sizes = data.get("sizes", {})
+            keys = data.get("keys", {})
             return (
                 {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {},
                 groups if isinstance(groups, dict) else {},
+                {str(k): v for k, v in sizes.items() if isinstance(v, int)} if isinstance(sizes, dict) else {},
+                {str(k): str(v) for k, v in keys.items()} if isinstance(keys, dict) else {},
             )
         except (OSError, ValueError, AttributeError):
-            return {}, {}
+            return {}, {}, {}, {}
 
-    def _save_manifest(self, files: dict[str, str], groups: dict[str, dict[str, object]]) -> None:
+    def _save_manifest(
+        self,
+        files: dict[str, str],
+        groups: dict[str, dict[str, object]],
+        sizes: dict[str, int],
+        keys: dict[str, str],
+    ) -> None:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         data = {
             "version": 1,
             "build": {**self.info, "id": build_id(files)},
             "files": dict(sorted(files.items())),
-            "groups": groups,
+            "groups": dict(sorted(groups.items())),
+            "sizes": {rel: sizes[rel] for rel in sorted(files) if rel in sizes},
+            "keys": {rel: keys[rel] for rel in sorted(files) if rel in keys},
         }
         tmp = self.out_dir / (MANIFEST + ".tmp")
-        tmp.write_text(json.dumps(data, indent=0), "utf-8")
+        # compact separators keep json's C encoder (any indent falls back to pure Python,
+        # which costs more than a one-brand rebuild's pages)
+        tmp.write_text(json.dumps(data, separators=(",", ":")), "utf-8")
         os.replace(tmp, self.out_dir / MANIFEST)
 
     # -- paths ---------------------------------------------------------------------------
@@ -177,20 +221,24 @@ class OutputWriter:
         return target
 
     # -- writing -------------------------------------------------------------------------
-    def write_text(self, rel: str, text: str) -> bool:
+    def write_text(self, rel: str, text: str, key: str | None = None) -> bool:
         """Write UTF-8 text; returns True if the file was (re)written, False if skipped."""
-        return self.write_bytes(rel, utf8(text))
+        return self.write_bytes(rel, utf8(text), key)
 
-    def write_bytes(self, rel: str, data: bytes) -> bool:
+    def write_bytes(self, rel: str, data: bytes, key: str | None = None) -> bool:
+        """Write `data` unless the file already holds it; `key`: what it was made from (see `keep`)."""
         target = self.path(rel)
-        key = PurePosixPath(rel).as_posix()
+        name = PurePosixPath(rel).as_posix()
         digest = hashlib.sha256(data).hexdigest()
         with self._lock:
-            self._seen[key] = digest
+            self._seen[name] = digest
+            if key is not None:
+                self._keys[name] = key
             if self._recording is not None:
-                self._recording.append(key)
-            unchanged = self._previous.get(key) == digest and target.is_file() and target.stat().st_size == len(data)
-            if unchanged:
+                self._recording.append(name)
+            stamp = self._intact(name, str(target)) if self._previous.get(name) == digest else None
+            if stamp is not None:
+                self._sizes[name], self._stamps[name] = len(data), stamp
                 self.skipped += 1
                 return False
         folder = target.parent
@@ -198,11 +246,47 @@ class OutputWriter:
             folder.mkdir(parents=True, exist_ok=True)
             self._made.add(folder)
         tmp = f"{folder}/.{target.name}.{os.getpid()}.{threading.get_ident()}.tmp"
-        _write_file(tmp, data)
+        st = _write_file(tmp, data)
         os.replace(tmp, target)
         with self._lock:
+            self._sizes[name], self._stamps[name] = len(data), [st.st_size, st.st_mtime_ns, st.st_ino]
             self.written += 1
-            self.changed.append(key)
+            self.changed.append(name)
+        return True
+
+    def _intact(self, rel: str, path: str) -> list[int] | None:
+        """The stamp of `path` if it is still the file the previous build wrote as `rel`, else None."""
+        size = self._previous_sizes.get(rel)
+        if size is None:
+            return None
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
+        if st.st_size != size or self._previous_stamps.get(rel, stamp) != stamp:
+            return None
+        return stamp
+
+    def keep(self, rel: str, key: str) -> bool:
+        """Keep `rel` as the previous build wrote it, if it was made with the same `key` and is intact.
+
+        The caller then need not render it at all; False means: render and write it.
+        """
+        name = PurePosixPath(rel).as_posix()
+        if self._previous_keys.get(name) != key or name not in self._previous:
+            return False
+        self.path(rel)  # the same checks as a write
+        stamp = self._intact(name, f"{self.out_dir}/{name}")
+        if stamp is None:
+            return False
+        with self._lock:
+            self._seen[name] = self._previous[name]
+            self._sizes[name], self._stamps[name] = self._previous_sizes[name], stamp
+            self._keys[name] = key
+            if self._recording is not None:
+                self._recording.append(name)
+            self.skipped += 1
         return True
 
     def copy_file(self, rel: str, src_path: Path | str) -> bool:
@@ -220,13 +304,20 @@ class OutputWriter:
         if not isinstance(prev, dict) or prev.get("fingerprint") != fingerprint:
             return None
         files = prev.get("files")
-        if not isinstance(files, list) or not all(
-            rel in self._previous and os.path.isfile(f"{self.out_dir}/{rel}") for rel in files
-        ):
+        if not isinstance(files, list):
             return None
+        stamps = {}
+        for rel in files:
+            stamp = self._intact(rel, f"{self.out_dir}/{rel}") if rel in self._previous else None
+            if stamp is None:
+                return None
+            stamps[rel] = stamp
         with self._lock:
             for rel in files:
                 self._seen[rel] = self._previous[rel]
+                self._sizes[rel], self._stamps[rel] = self._previous_sizes[rel], stamps[rel]
+                if rel in self._previous_keys:
+                    self._keys[rel] = self._previous_keys[rel]
             self.skipped += len(files)
             self._groups[key] = prev
         meta = prev.get("meta")
@@ -273,11 +364,15 @@ class OutputWriter:
                 while parent != self.out_dir and parent.is_dir() and not any(parent.iterdir()):
                     parent.rmdir()
                     parent = parent.parent
-        self._save_manifest(self._seen, self._groups)
+        self._save_manifest(self._seen, self._groups, self._sizes, self._keys)
+        _STAMPS[str(self.out_dir)] = dict(self._stamps)
         self._dirs.clear()  # folders may have been removed above
         self._made.clear()
         self._previous = dict(self._seen)
         self._previous_groups = dict(self._groups)
+        self._previous_sizes = dict(self._sizes)
+        self._previous_stamps = dict(self._stamps)
+        self._previous_keys = dict(self._keys)
 
 
 class PrefixedWriter:
@@ -287,11 +382,14 @@ class PrefixedWriter:
         self.parent = parent
         self.prefix = prefix
 
-    def write_text(self, rel: str, text: str) -> bool:
-        return self.parent.write_text(f"{self.prefix}/{rel}", text)
+    def write_text(self, rel: str, text: str, key: str | None = None) -> bool:
+        return self.parent.write_text(f"{self.prefix}/{rel}", text, key)
 
-    def write_bytes(self, rel: str, data: bytes) -> bool:
-        return self.parent.write_bytes(f"{self.prefix}/{rel}", data)
+    def write_bytes(self, rel: str, data: bytes, key: str | None = None) -> bool:
+        return self.parent.write_bytes(f"{self.prefix}/{rel}", data, key)
+
+    def keep(self, rel: str, key: str) -> bool:
+        return self.parent.keep(f"{self.prefix}/{rel}", key)
 
     def copy_file(self, rel: str, src_path: Path | str) -> bool:
         return self.parent.copy_file(f"{self.prefix}/{rel}", src_path)
@@ -313,10 +411,10 @@ class MemoryWriter:
         self.written = 0
         self.skipped = 0
 
-    def write_text(self, rel: str, text: str) -> bool:
+    def write_text(self, rel: str, text: str, key: str | None = None) -> bool:
         return self.write_bytes(rel, text.encode("utf-8"))
 
-    def write_bytes(self, rel: str, data: bytes) -> bool:
+    def write_bytes(self, rel: str, data: bytes, key: str | None = None) -> bool:
         pure = PurePosixPath(rel)
         if not rel or pure.is_absolute() or ".." in pure.parts:
             raise OutputPathError(f"invalid output path: {rel!r}")
@@ -332,6 +430,9 @@ class MemoryWriter:
 
     def reuse(self, key: str, fingerprint: str) -> dict[str, object] | None:
         return None
+
+    def keep(self, rel: str, key: str) -> bool:
+        return False  # nothing from an earlier build to keep
 
     @contextmanager
     def group(self, key: str, fingerprint: str, meta: dict[str, object] | None = None) -> Iterator[dict[str, object]]:

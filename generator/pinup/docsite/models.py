@@ -370,6 +370,9 @@ class SiteModel:
     dark_default: bool = False  # pages open in the dark theme (the DESIGN.md says dark is its default)
     extra: dict[str, Any] = field(default_factory=dict)
     problems: Problems = field(default_factory=Problems)  # drives the alert banner on every page
+    #: page slug -> a hash of its model (`pinup.docsite.pagekeys`): a page whose model and
+    #: chrome did not change is kept from the previous build instead of rendered again
+    page_keys: dict[str, str] = field(default_factory=dict)
 
     def page(self, slug: str) -> Page | None:
         return next((p for p in self.pages if p.slug == slug), None)

@@ -12,6 +12,7 @@ from pinup.docsite.guidance import build_guidance
 from pinup.docsite.lintpage import build_lint
 from pinup.docsite.models import SiteModel
 from pinup.docsite.overview import build_overview
+from pinup.docsite.pagekeys import model_keys
 from pinup.docsite.problems import fallback_name, find_problems
 from pinup.docsite.scales import build_elevation, build_layout, build_shapes
 from pinup.docsite.search import build_search
@@ -50,7 +51,7 @@ def build_site_model(
         pages.append(extras)
     pages.append(build_downloads(src))
     pages.append(build_lint(src))
-    return SiteModel(
+    site = SiteModel(
         name=fallback_name(report, src.source_name),
         pages=pages,
         search=build_search(src, pages),
@@ -61,3 +62,5 @@ def build_site_model(
         extra={"theme": theme},
         problems=find_problems(report),
     )
+    site.page_keys = model_keys(site)  # kept with the cached model: a warm build need not hash pages
+    return site
