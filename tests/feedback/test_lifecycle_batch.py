@@ -102,9 +102,10 @@ def test_records_queued_while_a_batch_runs_are_numbered_together(tmp_path: Path)
     assert worker is not None
     worker.join(60)
     assert errors == [] and life._worker is None
-    # the worker took the first record(s) before it waited; the rest went in one batch after:
-    # each batch is one create_many of record numbers, after linking each record's 2 slots
-    assert len(log.batches) in (1, 2) and sum(log.batches) == 12 and log.batches[-1] >= 10
+    # the worker took what was queued when it started (how many depends on the scheduler) before it
+    # waited; everything queued after that went in one batch: each batch is one create_many of
+    # record numbers, after linking each record's 2 slots
+    assert len(log.batches) in (1, 2) and sum(log.batches) == 12
     assert log.slots == [2] * 12
     assert sorted(n for r in records for n in life.number(r).values()) == list(range(1, 25))
 
