@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from reliability_helpers import BOARD, Served, regenerate_body, start_serve
+from slow_body import feedback_post_head, serving
 
 from pinup.build import BuildOptions, build_all
 from pinup_feedback.app import create_app
@@ -167,30 +168,23 @@ def test_a_trickling_body_is_cut_off_at_the_deadline(tmp_path: Path) -> None:
     server = FeedbackServer.for_app(create_app(settings.model_copy(update={"body_timeout": 1.0})))
 
     async def scenario() -> tuple[bytes, float, int]:
-        task = asyncio.create_task(server.serve())
-        while not server.started:
-            await asyncio.sleep(0.01)
-        port = server.bound_port
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(
-            f"POST /api/feedback HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-            "Content-Length: 1000\r\n\r\n".encode()
-        )
-        t0, sent = time.monotonic(), 0
-        reply = asyncio.ensure_future(reader.read())
-        while not reply.done() and time.monotonic() - t0 < 20:
-            try:
-                writer.write(b" ")
-                await writer.drain()
-                sent += 1
-            except ConnectionError:
-                break
-            await asyncio.sleep(0.2)
-        data = await asyncio.wait_for(reply, 20)
-        took = time.monotonic() - t0
-        writer.close()
-        server.should_exit = True
-        await task
+        async with serving(server) as port:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(feedback_post_head(port, 1000))
+            t0, sent = time.monotonic(), 0
+            reply = asyncio.ensure_future(reader.read())
+            while not reply.done() and time.monotonic() - t0 < 20:
+                try:
+                    writer.write(b" ")
+                    await writer.drain()
+                    sent += 1
+                except ConnectionError:
+                    break
+                await asyncio.sleep(0.2)
+            data = await asyncio.wait_for(reply, 20)
+            took = time.monotonic() - t0
+            writer.close()
+            await writer.wait_closed()
         return data, took, sent
 
     data, took, sent = asyncio.run(scenario())

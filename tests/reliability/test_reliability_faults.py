@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+from payloads import feedback_body
 
 from pinup_feedback.app import create_app
 from pinup_feedback.settings import Settings
@@ -27,22 +28,8 @@ BUCKET = "pinup-faults"
 
 
 def body(**overrides: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {
-        "schemaVersion": 1,
-        "board": "hero",
-        "round": 1,
-        "reviewer": "Ana",
-        "preferred": None,
-        "ratings": {},
-        "comments": {"A": "x" * 2000},
-        "overall": "",
-        "regenerated": True,
-        "regenerateAction": "different",
-        "remixSpec": None,
-        "website": "",
-    }
-    base.update(overrides)
-    return base
+    defaults = {"comments": {"A": "x" * 2000}, "regenerated": True, "regenerateAction": "different"}
+    return feedback_body(**{**defaults, **overrides})
 
 
 def mount_tmpfs(path: Path, options: str) -> bool:

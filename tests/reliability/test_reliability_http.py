@@ -13,6 +13,8 @@ from typing import Any
 import httpx
 import pytest
 from mangum import Mangum
+from payloads import feedback_body, http_api_event
+from slow_body import feedback_post_head, serving
 
 from pinup_feedback.app import create_app
 from pinup_feedback.csp import policy, script_hashes
@@ -40,22 +42,8 @@ def make_site(root: Path) -> Path:
 
 
 def body(**overrides: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {
-        "schemaVersion": 1,
-        "board": "hero",
-        "round": 1,
-        "reviewer": "Ana",
-        "preferred": "B",
-        "ratings": {"A": 3},
-        "comments": {},
-        "overall": "",
-        "regenerated": True,
-        "regenerateAction": "different",
-        "remixSpec": None,
-        "website": "",
-    }
-    base.update(overrides)
-    return base
+    defaults = {"preferred": "B", "ratings": {"A": 3}, "regenerated": True, "regenerateAction": "different"}
+    return feedback_body(**{**defaults, **overrides})
 
 
 def deep(levels: int) -> str:
@@ -96,39 +84,11 @@ async def test_deep_json_is_a_400_json_error_locally(settings: Settings, raw: st
     assert r.status_code == 400 and r.json()["error"] in ("too_deep", "not_an_object")
 
 
-def lambda_event(raw: str) -> dict[str, Any]:
-    return {
-        "version": "2.0",
-        "routeKey": "$default",
-        "rawPath": "/api/feedback",
-        "rawQueryString": "",
-        "headers": {"content-type": "application/json", "host": "api.example.com"},
-        "requestContext": {
-            "http": {
-                "method": "POST",
-                "path": "/api/feedback",
-                "protocol": "HTTP/1.1",
-                "sourceIp": "203.0.113.9",
-                "userAgent": "t",
-            },
-            "domainName": "api.example.com",
-            "stage": "$default",
-            "requestId": "r",
-            "accountId": "1",
-            "apiId": "a",
-            "time": "x",
-            "timeEpoch": 0,
-        },
-        "body": raw,
-        "isBase64Encoded": False,
-    }
-
-
 def test_deep_json_is_a_400_json_error_through_mangum(tmp_path: Path) -> None:
     settings = Settings(mode="hosted", store=str(tmp_path / "store"), log_requests=False)
     handler = Mangum(create_app(settings), lifespan="off")
     for raw in (deep(5000), '{"ratings": ' + '{"a":' * 3000 + "1" + "}" * 3000 + "}"):
-        response = handler(lambda_event(raw), None)
+        response = handler(http_api_event(raw), None)
         assert response["statusCode"] == 400, response
         assert json.loads(response["body"])["error"] == "too_deep"
 
@@ -259,22 +219,15 @@ def test_body_shorter_than_content_length_times_out_with_408(settings: Settings)
     server = FeedbackServer.for_app(create_app(quick))
 
     async def scenario() -> tuple[bytes, float]:
-        task = asyncio.create_task(server.serve())
-        while not server.started:
-            await asyncio.sleep(0.01)
-        port = server.bound_port
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(
-            f"POST /api/feedback HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-            'Content-Length: 1000\r\n\r\n{"board":'.encode()
-        )
-        await writer.drain()
-        t0 = time.monotonic()
-        data = await asyncio.wait_for(reader.read(), 20)  # read() returns once the server closes
-        took = time.monotonic() - t0
-        writer.close()
-        server.should_exit = True
-        await task
+        async with serving(server) as port:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(feedback_post_head(port, 1000) + b'{"board":')
+            await writer.drain()
+            t0 = time.monotonic()
+            data = await asyncio.wait_for(reader.read(), 20)  # read() returns once the server closes
+            took = time.monotonic() - t0
+            writer.close()
+            await writer.wait_closed()
         return data, took
 
     data, took = asyncio.run(scenario())

@@ -7,51 +7,13 @@ from __future__ import annotations
 import base64
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from mangum import Mangum
+from payloads import VALID, http_api_event
 
 from pinup_feedback.app import create_app
 from pinup_feedback.settings import Settings
-
-VALID = {
-    "schemaVersion": 1,
-    "board": "hero",
-    "round": 1,
-    "reviewer": "Ana",
-    "preferred": None,
-    "ratings": {},
-    "comments": {},
-    "overall": "",
-    "regenerated": False,
-    "regenerateAction": None,
-    "remixSpec": None,
-    "website": "",
-}
-
-
-def event(body: str, *, b64: bool = False, content_type: str = "application/json") -> dict[str, Any]:
-    """An HTTP API (payload 2.0) event; the gateway may hand the body over base64-encoded."""
-    return {
-        "version": "2.0",
-        "routeKey": "$default",
-        "rawPath": "/api/feedback",
-        "rawQueryString": "",
-        "headers": {"content-type": content_type, "host": "api.example.com"},
-        "requestContext": {
-            "http": {"method": "POST", "path": "/api/feedback", "protocol": "HTTP/1.1", "sourceIp": "203.0.113.9"},
-            "domainName": "api.example.com",
-            "stage": "$default",
-            "requestId": "r",
-            "accountId": "1",
-            "apiId": "a",
-            "time": "x",
-            "timeEpoch": 0,
-        },
-        "body": body,
-        "isBase64Encoded": b64,
-    }
 
 
 def b64(raw: bytes) -> str:
@@ -59,22 +21,22 @@ def b64(raw: bytes) -> str:
 
 
 CASES = {
-    "empty": event(""),
-    "not-json": event("hello"),
-    "truncated": event(json.dumps(VALID)[:-5]),
-    "array": event("[1, 2, 3]"),
-    "string": event('"just a string"'),
-    "null": event("null"),
-    "nan": event(json.dumps({**VALID, "round": float("nan")})),
-    "huge-int": event(json.dumps(VALID).replace('"round": 1', '"round": ' + "9" * 5000)),
-    "bad-utf8": event(b64(b'{"board": "\xff\xfe"}'), b64=True),
-    "lone-surrogate": event('{"board": "\\ud800", "round": 1}'),
-    "duplicate-keys": event('{"round": 1, "round": "x"}'),
-    "deep-in-b64": event(b64(b"[" * 100_000 + b"]" * 100_000), b64=True),
-    "oversize": event(json.dumps({**VALID, "overall": "x" * 2_000_000})),
-    "oversize-b64": event(b64(b"{" + b" " * 3_000_000 + b"}"), b64=True),
-    "form-encoded": event("board=hero&round=1", content_type="application/x-www-form-urlencoded"),
-    "wrong-types": event(json.dumps({**VALID, "ratings": [], "comments": "x", "round": "1"})),
+    "empty": http_api_event(""),
+    "not-json": http_api_event("hello"),
+    "truncated": http_api_event(json.dumps(VALID)[:-5]),
+    "array": http_api_event("[1, 2, 3]"),
+    "string": http_api_event('"just a string"'),
+    "null": http_api_event("null"),
+    "nan": http_api_event(json.dumps({**VALID, "round": float("nan")})),
+    "huge-int": http_api_event(json.dumps(VALID).replace('"round": 1', '"round": ' + "9" * 5000)),
+    "bad-utf8": http_api_event(b64(b'{"board": "\xff\xfe"}'), b64=True),
+    "lone-surrogate": http_api_event('{"board": "\\ud800", "round": 1}'),
+    "duplicate-keys": http_api_event('{"round": 1, "round": "x"}'),
+    "deep-in-b64": http_api_event(b64(b"[" * 100_000 + b"]" * 100_000), b64=True),
+    "oversize": http_api_event(json.dumps({**VALID, "overall": "x" * 2_000_000})),
+    "oversize-b64": http_api_event(b64(b"{" + b" " * 3_000_000 + b"}"), b64=True),
+    "form-encoded": http_api_event("board=hero&round=1", content_type="application/x-www-form-urlencoded"),
+    "wrong-types": http_api_event(json.dumps({**VALID, "ratings": [], "comments": "x", "round": "1"})),
 }
 
 
