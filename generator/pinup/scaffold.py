@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pinup.theme import GENERIC_FAMILIES
+
 BOARD_SLUG = "first-board"
 VARIANT_FILES = {"A": "variants/a-centred-hero.html", "B": "variants/b-split-signup.html"}
 #: characters allowed in a font stack copied into CSS (blocks `</style>`, `;`, `{`...)
@@ -54,24 +56,9 @@ class ScaffoldResult:
     source: str
 
 
-#: family keywords that must stay unquoted in CSS
-_GENERIC_FONTS = {
-    "serif",
-    "sans-serif",
-    "monospace",
-    "cursive",
-    "fantasy",
-    "system-ui",
-    "ui-serif",
-    "ui-sans-serif",
-    "ui-monospace",
-    "ui-rounded",
-    "math",
-    "emoji",
-    "fangsong",
-    "-apple-system",
-    "blinkmacsystemfont",
-}
+#: family keywords that must stay unquoted in CSS: the generic families, plus the two vendor
+#: keywords for the system UI font, which a browser does not recognise once quoted
+_GENERIC_FONTS = GENERIC_FAMILIES | {"-apple-system", "blinkmacsystemfont"}
 
 
 def _safe_font(stack: str | None, fallback: str) -> str:

@@ -61,3 +61,15 @@ def test_brand_workspaces_use_a_neutral_product_name() -> None:
     html = files["boards/first-board/variants/a-centred-hero.html"]
     assert "Your product" in html and "<h1>Nike" not in html and "<title>Nike" not in html
     assert "#111111" in html  # Nike's primary
+
+
+def test_font_stacks_quote_family_names_but_not_keywords() -> None:
+    """CSS generic families and the two vendor system-font keywords only work unquoted."""
+    text = HOSTILE.replace(
+        '"Evil</style><script>x()</script>, serif"',
+        "\"-apple-system, BlinkMacSystemFont, Segoe UI, 'Inter', UI-Monospace, fangsong, math, sans-serif\"",
+    )
+    pal = palette_from_text(text, "Fallback")
+    assert pal.font_body == (
+        '-apple-system, BlinkMacSystemFont, "Segoe UI", "Inter", UI-Monospace, fangsong, math, sans-serif'
+    )
