@@ -85,6 +85,7 @@ class FileLog:
         from pathlib import Path
 
         self.root = Path(root)
+        self._base = str(self.root)
 
     def create(self, name: str, payload: dict[str, Any]) -> bool:
         return self.create_many([(name, payload)])[0]
@@ -93,7 +94,7 @@ class FileLog:
         """Create them all at once, so they share the group commit's syncs; False where taken."""
         from .store import file
 
-        return _created([file.COMMIT.submit(self.root / name, encode(payload)) for name, payload in docs])
+        return _created([file.COMMIT.submit(self.root / name, _doc(payload)) for name, payload in docs])
 
     def take(self, names: list[str], payload: dict[str, Any]) -> list[bool]:
         """One file hard-linked under every name of one folder: no inode or data block per name.
@@ -103,7 +104,8 @@ class FileLog:
         """
         from .store.file import link_names
 
-        return link_names([self.root / name for name in names], encode(payload))
+        base = self._base
+        return link_names([f"{base}/{name}" for name in names], _doc(payload))
 
     def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
         """Each document a create-only link to its slot's file (same bytes): no inode, no write.
@@ -113,7 +115,7 @@ class FileLog:
         from .store import file
 
         futures = [
-            file.COMMIT.submit(self.root / name, encode(payload), None if slot is None else self.root / slot)
+            file.COMMIT.submit(self.root / name, _doc(payload), None if slot is None else self.root / slot)
             for name, slot, payload in docs
         ]
         return _created(futures)
@@ -130,6 +132,11 @@ class FileLog:
         if not base.is_dir():
             return []
         return sorted(str(p.relative_to(self.root)) for p in base.rglob("*.json") if not p.name.startswith("."))
+
+
+def _doc(payload: dict[str, Any]) -> bytes:
+    """A log document on disk: compact JSON (json's C encoder; an indented dump is pure Python)."""
+    return (json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
 
 def _created(futures: list[Any]) -> list[bool]:

@@ -17,7 +17,7 @@ import os
 import re
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, cast
@@ -39,7 +39,7 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _write_new(path: Path, data: bytes, *, sync: bool = False) -> None:
+def _write_new(path: str | Path, data: bytes, *, sync: bool = False) -> None:
     """Create `path` (must not exist), write all of `data`, fsync it if asked."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
     try:
@@ -57,7 +57,7 @@ def _write_fsync(path: Path, data: bytes) -> None:
     _write_new(path, data, sync=True)
 
 
-def _write_direct(path: Path, data: bytes, *, sync: bool = True) -> None:
+def _write_direct(path: str | Path, data: bytes, *, sync: bool = True) -> None:
     """O_EXCL on the final name (no hard links here, or a marker); a failed write leaves nothing."""
     try:
         _write_new(path, data, sync=sync)
@@ -290,7 +290,7 @@ class FsyncCommit(_Commit):
         self._finish(batch)
 
 
-def _take_back(path: Path) -> None:
+def _take_back(path: str | Path) -> None:
     """Remove a file that is not durable: not acknowledged -> not left behind."""
     try:
         os.unlink(path)
@@ -447,7 +447,7 @@ def _folder_dev(folder: str) -> int:
         return os.stat(folder).st_dev
 
 
-def link_names(paths: list[Path], data: bytes) -> list[bool]:
+def link_names(paths: Sequence[str | Path], data: bytes) -> list[bool]:
     """Create-only names (of one folder) for one content: a temp file linked under each; False
     where the name was taken.
 
@@ -459,11 +459,12 @@ def link_names(paths: list[Path], data: bytes) -> list[bool]:
     if not paths:
         return []
     syncfs = isinstance(COMMIT, SyncfsCommit)
+    folder, name = os.path.split(paths[0])  # strings: pathlib would cost more than the syscalls
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
-        tmp = _stage(paths[0])
         _write_new(tmp, data, sync=not syncfs)
     except FileNotFoundError:
-        paths[0].parent.mkdir(parents=True, exist_ok=True)  # a new board: once per folder
+        os.makedirs(folder, exist_ok=True)  # a new board: once per folder
         _write_new(tmp, data, sync=not syncfs)
     try:
         created = []
@@ -475,11 +476,11 @@ def link_names(paths: list[Path], data: bytes) -> list[bool]:
     finally:
         _take_back(tmp)
     if not syncfs:
-        fsync_dir(paths[0].parent)
+        fsync_dir(Path(folder))
     return created
 
 
-def _link(tmp: Path, path: Path, data: bytes, *, sync: bool = False) -> OSError | None:
+def _link(tmp: str | Path, path: str | Path, data: bytes, *, sync: bool = False) -> OSError | None:
     """Publish a synced temp file under its final name, create-only; the error, if any."""
     try:
         os.link(tmp, path)
