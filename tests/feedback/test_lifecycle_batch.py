@@ -7,6 +7,9 @@ import multiprocessing
 import uuid
 from pathlib import Path
 from typing import Any
+from unittest.mock import ANY
+
+import pytest
 
 from pinup_feedback.lifecycle import FileLog, Lifecycle
 from pinup_feedback.store.base import iso_ts, now_utc
@@ -80,9 +83,9 @@ class CountingLog(FileLog):
         self.batches: list[int] = []
         self.slots: list[int] = []
 
-    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
+    def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
         self.batches.append(len(docs))
-        return super().create_many(docs)
+        return super().cite_many(docs)
 
     def take(self, names: list[str], payload: dict[str, Any]) -> list[bool]:
         self.slots.append(len(names))
@@ -103,7 +106,7 @@ def test_records_queued_while_a_batch_runs_are_numbered_together(tmp_path: Path)
     worker.join(60)
     assert errors == [] and life._worker is None
     # the worker took what was queued when it started (how many depends on the scheduler) before it
-    # waited; everything queued after that went in one batch: each batch is one create_many of
+    # waited; everything queued after that went in one batch: each batch is one cite_many of
     # record numbers, after linking each record's 2 slots
     assert len(log.batches) in (1, 2) and sum(log.batches) == 12
     assert log.slots == [2] * 12
@@ -156,3 +159,38 @@ def test_a_stopping_server_waits_for_queued_numbering(tmp_path: Path) -> None:
     assert numbered == {one["id"] for one in stored}
     assert sorted(slot_numbers(tmp_path)) == list(range(1, 81))
     assert list(tmp_path.rglob(".*.tmp")) == []
+
+
+@pytest.mark.parametrize("commit", ["syncfs", "fsync"])
+def test_a_records_numbers_are_one_more_link_of_its_slot_file(tmp_path: Path, monkeypatch: Any, commit: str) -> None:
+    """No inode and no write for the numbers document: it is the slot file, linked once more (and
+    create-only: a second numbering of the record keeps the first numbers), with either commit."""
+    import os
+
+    from pinup_feedback.store import file as file_store
+
+    if commit == "fsync":
+        monkeypatch.setattr(file_store, "COMMIT", file_store.FsyncCommit())
+    store = FileStore(tmp_path)
+    life = Lifecycle(store)
+    rec = store.read(store.save(record()))
+    assert life.number(rec) == {"comment:A": 1, "comment:B": 2}
+    board = tmp_path / "_items" / "hero"
+    doc = board / "f" / f"{rec['id']}.json"
+    inodes = {os.stat(p).st_ino for p in [doc, *(board / "n").glob("*.json")]}
+    assert len(inodes) == 1 and os.stat(doc).st_nlink == 3
+    assert json.loads(doc.read_text()) == {
+        "feedbackId": rec["id"],
+        "items": {"comment:A": 1, "comment:B": 2},
+        "at": ANY,
+    }
+    assert Lifecycle(FileStore(tmp_path)).number(rec) == {"comment:A": 1, "comment:B": 2}
+    assert sorted(p.name for p in (board / "n").iterdir()) == ["0000000001.json", "0000000002.json"]
+
+
+def test_a_record_without_items_gets_a_numbers_document_of_its_own(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    rec = store.read(store.save(record(comments={})))
+    assert Lifecycle(store).number(rec) == {}
+    doc = tmp_path / "_items" / "hero" / "f" / f"{rec['id']}.json"
+    assert json.loads(doc.read_text())["items"] == {} and not (doc.parent.parent / "n").exists()

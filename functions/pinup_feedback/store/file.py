@@ -17,7 +17,7 @@ import os
 import re
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, cast
@@ -39,7 +39,7 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _write_new(path: Path, data: bytes, *, sync: bool = False) -> None:
+def _write_new(path: str | Path, data: bytes, *, sync: bool = False) -> None:
     """Create `path` (must not exist), write all of `data`, fsync it if asked."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
     try:
@@ -57,7 +57,7 @@ def _write_fsync(path: Path, data: bytes) -> None:
     _write_new(path, data, sync=True)
 
 
-def _write_direct(path: Path, data: bytes, *, sync: bool = True) -> None:
+def _write_direct(path: str | Path, data: bytes, *, sync: bool = True) -> None:
     """O_EXCL on the final name (no hard links here, or a marker); a failed write leaves nothing."""
     try:
         _write_new(path, data, sync=sync)
@@ -71,8 +71,15 @@ def _write_direct(path: Path, data: bytes, *, sync: bool = True) -> None:
         raise
 
 
-def _publish(path: Path, data: bytes) -> None:
-    """Create `path` complete and with its data synced; its directory entry is not synced yet."""
+def _publish(path: Path, data: bytes, source: Path | None = None) -> None:
+    """Create `path` complete and with its data synced; its directory entry is not synced yet.
+
+    With `source` (already synced, name and data, by the caller), `path` is a link to it."""
+    if source is not None:
+        error = _link(source, path, data, sync=True)
+        if error is not None:
+            raise error
+        return
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
         _write_fsync(tmp, data)
@@ -104,6 +111,7 @@ class _Write:
         "path",
         "folder",
         "data",
+        "source",
         "copy",
         "future",
         "loop",
@@ -115,9 +123,16 @@ class _Write:
     )
 
     def __init__(
-        self, path: Path, data: bytes, copy: Path | None, future: Any, loop: asyncio.AbstractEventLoop | None
+        self,
+        path: Path,
+        data: bytes,
+        copy: Path | None,
+        future: Any,
+        loop: asyncio.AbstractEventLoop | None,
+        source: Path | None = None,
     ) -> None:
         self.path, self.data, self.copy, self.future, self.loop = path, data, copy, future, loop
+        self.source = source  # an existing file (holding `data`) to link instead of writing a new one
         self.folder = os.path.dirname(path)  # a str: cheap to hash, once per write
         self.error: BaseException | None = None
         self.copy_error: OSError | None = None
@@ -137,10 +152,15 @@ class _Commit:
         self._lock = threading.Condition()
         self._started = False
 
-    def submit(self, path: Path, data: bytes) -> Future[None]:
-        """Start creating `path`; the future ends when it is durable (or with the OSError)."""
+    def submit(self, path: Path, data: bytes, source: Path | None = None) -> Future[None]:
+        """Start creating `path`; the future ends when it is durable (or with the OSError).
+
+        With `source` (a file of the same filesystem that already holds `data`, created before
+        this call), `path` becomes another name of that file, linked only once the barrier that
+        follows this call has made `source`'s name and data durable: no new inode, no write.
+        """
         future: Future[None] = Future()
-        self._queue(_Write(path, data, None, future, None))
+        self._queue(_Write(path, data, None, future, None, source))
         return future
 
     def submit_async(self, path: Path, data: bytes, copy: Path | None = None) -> asyncio.Future[OSError | None]:
@@ -230,10 +250,10 @@ class FsyncCommit(_Commit):
     def _write(self, write: _Write) -> None:
         try:
             try:
-                _publish(write.path, write.data)
+                _publish(write.path, write.data, write.source)
             except FileNotFoundError:
                 write.path.parent.mkdir(parents=True, exist_ok=True)  # a new board: once per folder
-                _publish(write.path, write.data)
+                _publish(write.path, write.data, write.source)
         except BaseException as exc:
             write.error = exc
             self._settle([write])
@@ -270,7 +290,7 @@ class FsyncCommit(_Commit):
         self._finish(batch)
 
 
-def _take_back(path: Path) -> None:
+def _take_back(path: str | Path) -> None:
     """Remove a file that is not durable: not acknowledged -> not left behind."""
     try:
         os.unlink(path)
@@ -381,8 +401,9 @@ class SyncfsCommit(_Commit):
                 if dev not in opened:
                     opened[dev] = os.open(write.folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
                 write.dev, write.fd = dev, opened[dev]
-                write.tmp = _stage(write.path)
-                _write_new(write.tmp, write.data)
+                if write.source is None:  # a link to an existing file needs no temp file
+                    write.tmp = _stage(write.path)
+                    _write_new(write.tmp, write.data)
                 staged.append(write)
             except BaseException as exc:
                 write.error = exc
@@ -405,9 +426,11 @@ class SyncfsCommit(_Commit):
             done.append(write)
         now_linked: list[_Write] = []
         for write in staged:
-            assert write.tmp is not None
-            write.error = failed.get(write.dev) or _link(write.tmp, write.path, write.data)
-            _take_back(write.tmp)
+            source = write.tmp if write.tmp is not None else write.source
+            assert source is not None
+            write.error = failed.get(write.dev) or _link(source, write.path, write.data)
+            if write.tmp is not None:
+                _take_back(write.tmp)
             (done if write.error is not None else now_linked).append(write)
         for fd in self._held - set(opened.values()):  # their writes are all settled now
             os.close(fd)
@@ -424,19 +447,25 @@ def _folder_dev(folder: str) -> int:
         return os.stat(folder).st_dev
 
 
-def link_names(paths: list[Path], data: bytes) -> list[bool]:
+def link_names(paths: Sequence[str | Path], data: bytes) -> list[bool]:
     """Create-only names (of one folder) for one content: a temp file linked under each; False
     where the name was taken.
 
     With the syncfs commit they are not synced here: its next barrier covers the whole
-    filesystem, so anything created through it afterwards is durable only after they are. The
-    fsync commit syncs directories one by one, so this folder is fsynced before returning.
+    filesystem, so anything created through it afterwards (a `submit` with one of them as its
+    `source` too) is durable only after they are. The fsync commit syncs files and directories
+    one by one, so the file and this folder are fsynced before returning.
     """
     if not paths:
         return []
-    paths[0].parent.mkdir(parents=True, exist_ok=True)
-    tmp = _stage(paths[0])
-    _write_new(tmp, data)
+    syncfs = isinstance(COMMIT, SyncfsCommit)
+    folder, name = os.path.split(paths[0])  # strings: pathlib would cost more than the syscalls
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    try:
+        _write_new(tmp, data, sync=not syncfs)
+    except FileNotFoundError:
+        os.makedirs(folder, exist_ok=True)  # a new board: once per folder
+        _write_new(tmp, data, sync=not syncfs)
     try:
         created = []
         for path in paths:
@@ -446,12 +475,12 @@ def link_names(paths: list[Path], data: bytes) -> list[bool]:
             created.append(error is None)
     finally:
         _take_back(tmp)
-    if not isinstance(COMMIT, SyncfsCommit):
-        fsync_dir(paths[0].parent)
+    if not syncfs:
+        fsync_dir(Path(folder))
     return created
 
 
-def _link(tmp: Path, path: Path, data: bytes) -> OSError | None:
+def _link(tmp: str | Path, path: str | Path, data: bytes, *, sync: bool = False) -> OSError | None:
     """Publish a synced temp file under its final name, create-only; the error, if any."""
     try:
         os.link(tmp, path)
@@ -459,7 +488,7 @@ def _link(tmp: Path, path: Path, data: bytes) -> OSError | None:
         if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
             return exc
         try:  # no hard links here: O_EXCL on the final name is create-only too
-            _write_direct(path, data, sync=False)
+            _write_direct(path, data, sync=sync)
         except OSError as direct:
             return direct
     return None
