@@ -14,6 +14,7 @@ manifest records the workspace (`src`) and the endpoint the boards post to (`api
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -133,15 +134,32 @@ def code_fingerprint(templates: str | None = None) -> str:
     h = hashlib.sha256()
     roots = [PACKAGE] + ([Path(templates)] if templates else [])
     for root in roots:
-        paths = sorted(
-            p
-            for p in root.rglob("*")
-            if p.suffix != ".pyc" and (root != PACKAGE or p.relative_to(root).parts[0] != "_data") and p.is_file()
-        )
-        for path in paths:
-            st = path.stat()
+        skip = {str(PACKAGE / "_data")} if root == PACKAGE else set()
+        for path, st in sorted(_files(str(root), skip), key=lambda found: found[0]):
             h.update(f"{path}:{st.st_size}:{st.st_mtime_ns}\n".encode())
     return h.hexdigest()
+
+
+def _files(root: str, skip: set[str]) -> list[tuple[str, os.stat_result]]:
+    """Every file under `root` (but not under `skip`, nor `.pyc` files) with its stat.
+
+    `os.scandir` rather than `Path.rglob`: this runs at the start of every build.
+    """
+    found: list[tuple[str, os.stat_result]] = []
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return found
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.path not in skip:
+                    found += _files(entry.path, skip)
+            elif entry.is_file() and not entry.name.endswith(".pyc"):
+                found.append((entry.path, entry.stat()))
+        except OSError:
+            continue
+    return found
 
 
 def site_fingerprint(design_bytes: bytes, *, allow_html: bool, fonts: str, templates: Path | None) -> str:

@@ -120,6 +120,7 @@ class OutputWriter:
         self.info: dict[str, object] = {}
         #: relative paths (re)written by this build, in order: what a live reload must refresh
         self.changed: list[str] = []
+        _new_build()
         if clean:
             self._clean()
         self._previous, self._previous_groups, self._previous_sizes, self._previous_keys = self._load_manifest()
@@ -410,6 +411,7 @@ class MemoryWriter:
         self.files: dict[str, bytes] = {}
         self.written = 0
         self.skipped = 0
+        _new_build()
 
     def write_text(self, rel: str, text: str, key: str | None = None) -> bool:
         return self.write_bytes(rel, text.encode("utf-8"))
@@ -437,6 +439,13 @@ class MemoryWriter:
     @contextmanager
     def group(self, key: str, fingerprint: str, meta: dict[str, object] | None = None) -> Iterator[dict[str, object]]:
         yield dict(meta or {})
+
+
+def _new_build() -> None:
+    """A writer means a build starts: templates check their files again (once, not per page)."""
+    from pinup.templating_template import new_build
+
+    new_build()
 
 
 def utf8(text: str) -> bytes:
