@@ -1,7 +1,7 @@
 """Load benchmark: POST N feedback submissions at concurrency C against a real `pinup serve`,
 and compare with a raw create+fsync+rename loop on the same disk.
 
-    .venv/bin/python bench/feedback_load.py [-n 2000] [-c 32] [--dir DIR] [--compare-fsync]
+    .venv/bin/python bench/feedback_load.py [-n 2000] [-c 32] [--dir DIR] [--compare-fsync] [--compare-src DIR]
 
 Prints, for the server: requests/s, p50 and p99 latency, and the CPU time the server process
 spent per request (user + system, from /proc); for the raw loop: operations/s and its own CPU
@@ -9,7 +9,8 @@ per operation (the floor the kernel charges for one durable create on this disk)
 server/raw and a check that every acknowledged id is on disk. Targets: CPU <= 1 ms/request,
 p99 <= 50 ms at concurrency 32, server >= 50 % of the raw rate. `--compare-fsync` runs a second
 server with the per-file fsync group commit (PINUP_STORE_SYNC=fsync) in the same rounds, so the
-two store commits can be compared on the same disk weather. Every run also loads a bare
+two store commits can be compared on the same disk weather; `--compare-src DIR` does the same with
+the server of another checkout (before/after a change, "other" in the output). Every run also loads a bare
 uvicorn + Starlette app in the same rounds (one POST route that parses the same JSON body and
 answers with a small JSON object, nothing stored; same uvicorn settings as `pinup serve`): its CPU
 per request is the floor of the HTTP stack alone, and the server's CPU is printed as a ratio of it.
@@ -211,6 +212,25 @@ def raw_loop(folder: Path, n: int) -> float:
     return time.perf_counter() - start
 
 
+def barriers(folder: Path, count: int) -> list[float]:
+    """Seconds per store barrier (syncfs + directory fsync, what one commit pass waits for) after a
+    small create each: an acknowledgement waits for two of them (data, then names), so twice
+    their time is the latency floor of the syncfs commit on this disk at this moment."""
+    from pinup_feedback.store.file import barrier
+
+    times = []
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for i in range(count):
+            (folder / f"barrier-{i}").write_bytes(b"x" * 600)
+            start = time.perf_counter()
+            barrier([fd])
+            times.append(time.perf_counter() - start)
+    finally:
+        os.close(fd)
+    return times
+
+
 def cpu_seconds(pid: int) -> tuple[float, float]:
     """(user, system) CPU time of a process and all its threads (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -314,6 +334,12 @@ def main() -> int:
     parser.add_argument(
         "--compare-fsync", action="store_true", help="also run a server with PINUP_STORE_SYNC=fsync, same rounds"
     )
+    parser.add_argument(
+        "--compare-src",
+        type=Path,
+        default=None,
+        help="also run the server of another checkout (its generator/ and functions/), same rounds: before/after",
+    )
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix=".feedback-load-", dir=args.dir or Path(__file__).parent))
     runs: list[Run] = []
@@ -322,11 +348,16 @@ def main() -> int:
         runs.append(Run("server", workdir / "default"))
         if args.compare_fsync:
             runs.append(Run("fsync", workdir / "fsync", {"PINUP_STORE_SYNC": "fsync"}))
+        if args.compare_src is not None:
+            other = args.compare_src.resolve()
+            path = os.pathsep.join([str(other / "generator"), str(other / "functions")])
+            runs.append(Run("other", workdir / "other", {"PYTHONPATH": path}))
         # Interleave server batches and raw batches so both see the same disk weather
         # (a shared disk's fsync latency drifts by 2x over a minute).
         rounds = max(1, min(args.rounds, args.n))
         per = [args.n // rounds + (1 if i < args.n % rounds else 0) for i in range(rounds)]
         raw, raw_cpu = 0.0, [0.0, 0.0]
+        barrier_times: list[float] = []
         for i, count in enumerate(per):
             for run in runs if i % 2 == 0 else reversed(runs):
                 run.batch(count, args.c, warmup=(i == 0))
@@ -334,12 +365,18 @@ def main() -> int:
             raw += raw_loop(workdir / "raw" / str(i), count)
             after = own_cpu()
             raw_cpu = [raw_cpu[k] + after[k] - before[k] for k in (0, 1)]
+            barrier_times += barriers(workdir / "raw" / str(i), 10)
         raw_ops, raw_ms = args.n / raw, sum(raw_cpu) / args.n * 1000
         print(f"disk: {workdir}")
         print(
             f"raw    : {args.n} create+fsync+rename+dirfsync, {raw_ops:8.1f} ops/s "
             f"({raw / args.n * 1000:.2f} ms each, one at a time; {rounds} batches interleaved with the servers'); "
             f"{raw_ms:.2f} ms CPU/op (user {raw_cpu[0] / args.n * 1000:.2f}, system {raw_cpu[1] / args.n * 1000:.2f})"
+        )
+        print(
+            f"barrier: syncfs + fsync after one small create, {len(barrier_times)} between the batches: "
+            f"p50 {pct(barrier_times, 0.5) * 1000:.1f} ms, p99 {pct(barrier_times, 0.99) * 1000:.1f} ms "
+            f"(an acknowledgement waits for two: the latency floor of the syncfs commit here)"
         )
         bare, servers = runs[0], runs[1:]
         ok = [bare.report_bare(args.c)] + [run.report(args.c, raw_ops, raw_ms, bare.cpu_ms()) for run in servers]

@@ -15,7 +15,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from .context import Context, Hooks, ManifestCache
 from .errors import ApiError, error_response
-from .limits import BodyDeadline, BodyLimit, HostGuard, OriginGuard
+from .limits import BodyChecks, HostGuard, OriginGuard
 from .logs import AccessLog, ClientHasher, configure_logging, log_event
 from .ratelimit import RateLimiter
 from .routes import api_routes
@@ -197,8 +197,7 @@ def create_app(
         middleware.append(Middleware(AccessLog, hasher=hasher))
     middleware += [
         Middleware(OriginGuard, allowed=settings.allowed_origins),
-        Middleware(BodyLimit, max_body=settings.max_body),
-        Middleware(BodyDeadline, timeout=settings.body_timeout),
+        Middleware(BodyChecks, max_body=settings.max_body, timeout=settings.body_timeout),
     ]
     app = Starlette(
         routes=routes,

@@ -21,8 +21,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from collections.abc import AsyncIterator, Iterable, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,6 +70,42 @@ def guard_key(local: bool, kind: str, board: str, round_: int, client_id: str | 
     return None
 
 
+class _Guard:
+    """What `Ledger.guard` returns: the lock of one key, shared with its other holders and waiters."""
+
+    __slots__ = ("locks", "key", "entry")
+
+    def __init__(self, locks: dict[tuple[str, ...], list[Any]], key: tuple[str, ...] | None) -> None:
+        self.locks, self.key = locks, key
+        self.entry: list[Any] | None = None
+
+    async def __aenter__(self) -> None:
+        if self.key is None:
+            return
+        entry = self.locks.get(self.key)
+        if entry is None:
+            entry = self.locks[self.key] = [asyncio.Lock(), 0]
+        entry[1] += 1
+        self.entry = entry
+        try:
+            await entry[0].acquire()
+        except BaseException:  # cancelled while waiting: not a holder any more
+            self._leave()
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.entry is not None:
+            self.entry[0].release()
+            self._leave()
+
+    def _leave(self) -> None:
+        entry, self.entry = self.entry, None
+        assert entry is not None and self.key is not None
+        entry[1] -= 1
+        if entry[1] == 0 and self.locks.get(self.key) is entry:
+            del self.locks[self.key]
+
+
 class Ledger:
     """In-memory receipts for this process, with narrow locks around check-and-store (`guard`)."""
 
@@ -80,23 +115,10 @@ class Ledger:
         self._pending: dict[tuple[str, int], Receipt] = {}  # a regenerate request no round answered yet
         self._locks: dict[tuple[str, ...], list[Any]] = {}  # key -> [lock, holders and waiters]
 
-    @asynccontextmanager
-    async def guard(self, key: tuple[str, ...] | None) -> AsyncIterator[None]:
-        """Hold the lock for `key` (none for None); a key's lock is dropped when nobody uses it."""
-        if key is None:
-            yield
-            return
-        entry = self._locks.get(key)
-        if entry is None:
-            entry = self._locks[key] = [asyncio.Lock(), 0]
-        entry[1] += 1
-        try:
-            async with entry[0]:
-                yield
-        finally:
-            entry[1] -= 1
-            if entry[1] == 0 and self._locks.get(key) is entry:
-                del self._locks[key]
+    def guard(self, key: tuple[str, ...] | None) -> _Guard:
+        """`async with`: hold the lock for `key` (none for None); a key's lock is dropped when
+        nobody uses it. A class, not an @asynccontextmanager: that costs a generator per request."""
+        return _Guard(self._locks, key)
 
     def final_for(self, board: str, round_: int) -> Receipt | None:
         return self._finals.get((board, round_))

@@ -122,7 +122,8 @@ class FileLog:
 
     def read(self, name: str) -> dict[str, Any] | None:
         try:
-            data: dict[str, Any] = json.loads((self.root / name).read_text(encoding="utf-8"))
+            with open(f"{self._base}/{name}", encoding="utf-8") as file:  # a str: no pathlib per read
+                data: dict[str, Any] = json.load(file)
         except FileNotFoundError:
             return None
         return data

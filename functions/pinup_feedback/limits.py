@@ -252,6 +252,20 @@ class BodyDeadline(BodyGuard):
         return timed_receive
 
 
+class BodyChecks(BodyGuard):
+    """`BodyLimit` around `BodyDeadline` in one layer: one wrapper per request instead of two."""
+
+    def __init__(self, app: ASGIApp, max_body: int, timeout: float) -> None:
+        super().__init__(app)
+        self.limit, self.deadline = BodyLimit(app, max_body), BodyDeadline(app, timeout)
+
+    def refuse_early(self, scope: Scope) -> BodyRefused | None:
+        return self.limit.refuse_early(scope) or self.deadline.refuse_early(scope)
+
+    def guard(self, receive: Receive) -> Receive:
+        return self.deadline.guard(self.limit.guard(receive))
+
+
 # --- JSON nesting ---------------------------------------------------------------------------
 #: Deepest JSON a feedback body needs is 4 (body > pins > pin > box); leave room, refuse the rest.
 MAX_JSON_DEPTH = 16

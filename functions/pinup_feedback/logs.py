@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import logging
@@ -41,7 +40,8 @@ class ClientHasher:
         self._salt = salt.encode() if salt else os.urandom(32)
 
     def __call__(self, address: str | None) -> str:
-        return hmac.new(self._salt, (address or "-").encode(), hashlib.sha256).hexdigest()[:16]
+        # one-shot C HMAC: hmac.new builds a Python HMAC object, which cost more than the hash
+        return hmac.digest(self._salt, (address or "-").encode(), "sha256").hex()[:16]
 
 
 def client_address(scope: Scope) -> str | None:

@@ -7,6 +7,7 @@ import json
 import os
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -267,8 +268,13 @@ def agent_copy_path(ctx: Context, record: dict[str, Any]) -> Path | None:
     site = ctx.settings.site_dir
     if not ctx.local or site is None:
         return None
-    name = "feedback.json" if record["kind"] == "final" else "feedback-pending.json"
-    return Path(site) / "boards" / str(record["board"]) / name
+    return _copy_path(str(site), str(record["board"]), record["kind"] == "final")
+
+
+@lru_cache(maxsize=256)
+def _copy_path(site: str, board: str, final: bool) -> Path:
+    """Joined once per board: pathlib costs more than the rest of the agent copy's bookkeeping."""
+    return Path(site) / "boards" / board / ("feedback.json" if final else "feedback-pending.json")
 
 
 def write_agent_copy(ctx: Context, record: dict[str, Any]) -> None:

@@ -215,11 +215,12 @@ def build_gallery(
     jobs: int = 1,
 ) -> GalleryResult:
     """`pinup gallery`: write the gallery to `out` (incremental: unchanged brands are not re-rendered)."""
+    from pinup.build import paused_gc
     from pinup.output import OutputWriter
 
     started = time.perf_counter()
     result = GalleryResult(brands=list_brands(root))
-    with OutputWriter(out, clean=clean) as writer:
+    with paused_gc(), OutputWriter(out, clean=clean) as writer:
         cards = write_gallery(writer, result.brands, fonts=fonts, progress=progress, jobs=jobs)
     result.errors = {str(c["slug"]): _count(c.get("errors")) for c in cards}
     result.written, result.skipped = writer.written, writer.skipped

@@ -114,12 +114,13 @@ class OutputWriter:
         self._groups: dict[str, dict[str, object]] = {}
         self._recording: list[str] | None = None
         #: relative folder -> its checked, resolved path (one realpath per folder, not per file)
-        self._dirs: dict[PurePosixPath, Path] = {}
-        self._made: set[Path] = set()
+        self._dirs: dict[str, str] = {}
+        self._made: set[str] = set()
         #: facts about this build saved in the manifest ("build": src, apiUrl, id); see `build_info`
         self.info: dict[str, object] = {}
         #: relative paths (re)written by this build, in order: what a live reload must refresh
         self.changed: list[str] = []
+        _new_build()
         if clean:
             self._clean()
         self._previous, self._previous_groups, self._previous_sizes, self._previous_keys = self._load_manifest()
@@ -199,21 +200,40 @@ class OutputWriter:
     # -- paths ---------------------------------------------------------------------------
     def path(self, rel: str) -> Path:
         """The absolute path for `rel`; raises OutputPathError when it escapes out_dir."""
+        return Path(self._target(rel)[1])
+
+    def _target(self, rel: str) -> tuple[str, str]:
+        """`rel` normalised (as the manifest names it) and the absolute path to write it to.
+
+        Plain string operations (a build checks hundreds of paths): "a//b", "./a" and "a/."
+        name what PurePosixPath makes of them; an absolute path, a `..` part, a backslash,
+        a NUL or the manifest's own name is refused, and so is a folder or a link that
+        resolves outside out_dir.
+        """
+        normal = self._normal(rel)
+        parent, _, name = normal.rpartition("/")
+        folder = self._dirs.get(parent)
+        if folder is None:
+            folder = str(self._inside((self.out_dir / parent).resolve(), rel))
+            self._dirs[parent] = folder
+        target = f"{folder}/{name}"
+        if os.path.islink(target):  # a link in the output folder must not lead out of it
+            target = str(self._inside(Path(target).resolve(), rel))
+        return normal, target
+
+    @staticmethod
+    def _normal(rel: str) -> str:
+        """`rel` as the manifest names it; OutputPathError for a path refused before any folder is looked at."""
         if not rel or "\\" in rel or "\x00" in rel:
             raise OutputPathError(f"invalid output path: {rel!r}")
-        pure = PurePosixPath(rel)
-        if pure.is_absolute() or any(part in ("..", "") for part in pure.parts) or rel.startswith("/"):
+        parts = [part for part in rel.split("/") if part and part != "."]
+        if rel.startswith("/") or ".." in parts:
             raise OutputPathError(f"output path escapes the output directory: {rel!r}")
-        if pure.name == MANIFEST:
+        if not parts:
+            raise OutputPathError(f"invalid output path: {rel!r}")
+        if parts[-1] == MANIFEST:
             raise OutputPathError(f"{MANIFEST} is reserved")
-        folder = self._dirs.get(pure.parent)
-        if folder is None:
-            folder = self._inside((self.out_dir / pure.parent).resolve(), rel)
-            self._dirs[pure.parent] = folder
-        target = folder / pure.name
-        if os.path.islink(target):  # a link in the output folder must not lead out of it
-            return self._inside(target.resolve(), rel)
-        return target
+        return "/".join(parts)
 
     def _inside(self, target: Path, rel: str) -> Path:
         if target != self.out_dir and self.out_dir not in target.parents:
@@ -227,8 +247,7 @@ class OutputWriter:
 
     def write_bytes(self, rel: str, data: bytes, key: str | None = None) -> bool:
         """Write `data` unless the file already holds it; `key`: what it was made from (see `keep`)."""
-        target = self.path(rel)
-        name = PurePosixPath(rel).as_posix()
+        name, target = self._target(rel)
         digest = hashlib.sha256(data).hexdigest()
         with self._lock:
             self._seen[name] = digest
@@ -236,16 +255,16 @@ class OutputWriter:
                 self._keys[name] = key
             if self._recording is not None:
                 self._recording.append(name)
-            stamp = self._intact(name, str(target)) if self._previous.get(name) == digest else None
+            stamp = self._intact(name, target) if self._previous.get(name) == digest else None
             if stamp is not None:
                 self._sizes[name], self._stamps[name] = len(data), stamp
                 self.skipped += 1
                 return False
-        folder = target.parent
+        folder, base = os.path.split(target)
         if folder not in self._made:
-            folder.mkdir(parents=True, exist_ok=True)
+            os.makedirs(folder, exist_ok=True)
             self._made.add(folder)
-        tmp = f"{folder}/.{target.name}.{os.getpid()}.{threading.get_ident()}.tmp"
+        tmp = f"{folder}/.{base}.{os.getpid()}.{threading.get_ident()}.tmp"
         st = _write_file(tmp, data)
         os.replace(tmp, target)
         with self._lock:
@@ -273,10 +292,10 @@ class OutputWriter:
 
         The caller then need not render it at all; False means: render and write it.
         """
-        name = PurePosixPath(rel).as_posix()
+        name = self._normal(rel)
         if self._previous_keys.get(name) != key or name not in self._previous:
             return False
-        self.path(rel)  # the same checks as a write
+        self._target(rel)  # the same checks as a write
         stamp = self._intact(name, f"{self.out_dir}/{name}")
         if stamp is None:
             return False
@@ -410,6 +429,7 @@ class MemoryWriter:
         self.files: dict[str, bytes] = {}
         self.written = 0
         self.skipped = 0
+        _new_build()
 
     def write_text(self, rel: str, text: str, key: str | None = None) -> bool:
         return self.write_bytes(rel, text.encode("utf-8"))
@@ -437,6 +457,13 @@ class MemoryWriter:
     @contextmanager
     def group(self, key: str, fingerprint: str, meta: dict[str, object] | None = None) -> Iterator[dict[str, object]]:
         yield dict(meta or {})
+
+
+def _new_build() -> None:
+    """A writer means a build starts: templates check their files again (once, not per page)."""
+    from pinup.templating_template import new_build
+
+    new_build()
 
 
 def utf8(text: str) -> bytes:

@@ -7,7 +7,9 @@ accepts `DIR/NAME`, as it always has. Static assets follow the same rule under
 also sees the shared templates as `shared/NAME` (`DIR/shared/NAME` first): the base
 page `shared/page.html` that all pages extend, and `shared/assets.html`'s link macros.
 Autoescape is always on and undefined names are errors, so a template typo fails the
-build instead of rendering an empty string.
+build instead of rendering an empty string. Templates are `pinup.templating_template`'s
+class: they print with the same text as MarkupSafe's `escape` without a `Markup` per
+string, and check their files once per build (`new_build`), not on every lookup.
 """
 
 from __future__ import annotations
@@ -44,12 +46,13 @@ def environment(area: str, package_dir: str, templates: str | None = None) -> En
     from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
 
     from pinup.docsite.cache import bytecode_cache
+    from pinup.templating_template import template_class
 
     loaders: list[BaseLoader] = [FileSystemLoader(str(d)) for d in override_dirs(area, templates)]
     loaders.append(FileSystemLoader(package_dir))
     shared = [str(d) for d in override_dirs(SHARED, templates)] + [str(PACKAGE_TEMPLATES / SHARED)]
     loaders.append(PrefixLoader({SHARED: FileSystemLoader(shared)}))
-    return Environment(
+    env = Environment(
         loader=ChoiceLoader(loaders),
         autoescape=True,
         trim_blocks=True,
@@ -57,6 +60,8 @@ def environment(area: str, package_dir: str, templates: str | None = None) -> En
         undefined=StrictUndefined,
         bytecode_cache=bytecode_cache(),
     )
+    env.template_class = template_class()
+    return env
 
 
 def asset_override(area: str, name: str, templates: str | Path | None) -> bytes | None:

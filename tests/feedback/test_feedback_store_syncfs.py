@@ -169,3 +169,19 @@ def test_pinup_store_sync_fsync_picks_the_fsync_commit() -> None:
     env = {**os.environ, "PINUP_STORE_SYNC": "fsync"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "FsyncCommit"
+
+
+def test_a_records_numbers_are_linked_after_a_barrier_that_follows_its_slots(tmp_path: Path, events: list[str]) -> None:
+    """The numbers document (what readers trust) is a link of the slot file made only after a barrier
+    that came after every slot link, and the numbering is done only after the barrier after it."""
+    from pinup_feedback.lifecycle import Lifecycle
+
+    store = FileStore(tmp_path)
+    rec = {**record(), "comments": {"A": "busy", "B": "calm"}}
+    store.save(rec)
+    del events[:]
+    assert Lifecycle(store).number(rec) == {"comment:A": 1, "comment:B": 2}
+    events.append("numbered")
+    doc = f"{rec['id']}.json"
+    assert events == ["link:0000000001.json", "link:0000000002.json", "barrier", f"link:{doc}", "barrier", "numbered"]
+    assert os.stat(tmp_path / "_items" / "hero" / "f" / doc).st_nlink == 3

@@ -177,7 +177,10 @@ class FakeOpenAI:
         import uvicorn
 
         self.port = port
-        config = uvicorn.Config(self.app(), host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+        # A long keep-alive: a connection the client leaves open stays open (see open_connections).
+        config = uvicorn.Config(
+            self.app(), host="127.0.0.1", port=port, log_level="warning", lifespan="off", timeout_keep_alive=60
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
         self._thread.start()
@@ -186,6 +189,13 @@ class FakeOpenAI:
             if time.monotonic() > deadline or not self._thread.is_alive():
                 raise RuntimeError("fake OpenAI server did not start")
             time.sleep(0.02)
+
+    def open_connections(self, settle: float = 10) -> int:
+        """How many client connections are still open, once closed ones have had `settle` seconds to go."""
+        deadline = time.monotonic() + settle
+        while self._server.server_state.connections and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return len(self._server.server_state.connections)
 
     def stop(self) -> None:
         if self._server is not None:

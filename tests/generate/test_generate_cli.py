@@ -379,6 +379,7 @@ def test_progress_events_count_variants_and_tokens(api_env: FakeOpenAI, workspac
     run_generation(
         GenerateOptions(board=BOARD, src=workspace, brief="b", count=2, client=ClientOptions()), events.append
     )
+    assert api_env.open_connections() == 0  # the client run_generation made is closed with the run
     stages = [(e.stage, e.k, e.n) for e in events]
     assert stages == [
         ("start", 0, 2),

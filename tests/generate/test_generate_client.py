@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 
 import pytest
 from fake_openai import CHAT, IMAGES, FakeOpenAI, Reply, chat_body, error_body, image_body, page_html
@@ -12,9 +13,25 @@ from pinup.generate.client import Client, ClientOptions, GenerationError, Missin
 MESSAGES = [{"role": "system", "content": "rules"}, {"role": "user", "content": "make a page"}]
 
 
+_OPENED: list[Client] = []
+
+
+@pytest.fixture(autouse=True)
+def close_clients() -> Iterator[None]:
+    """Every client a test opened is closed after it, so no pooled connection outlives its test."""
+    yield
+    while _OPENED:
+        _OPENED.pop().close()
+
+
+def opened(client: Client) -> Client:
+    _OPENED.append(client)
+    return client
+
+
 def make_client(fake: FakeOpenAI, sleeps: list[float] | None = None, **kw: object) -> Client:
     opts = ClientOptions(base_url=fake.base_url, **kw)  # type: ignore[arg-type]
-    return Client(opts, sleep=(sleeps.append if sleeps is not None else lambda s: None))
+    return opened(Client(opts, sleep=(sleeps.append if sleeps is not None else lambda s: None)))
 
 
 def test_chat_request_shape(api_env: FakeOpenAI) -> None:
@@ -43,6 +60,13 @@ def test_images_request_shape(api_env: FakeOpenAI) -> None:
     assert rec.body["n"] == 1
     assert "response_format" not in rec.body  # gpt-image-1 always answers base64
     assert result.b64 and result.usage.output_tokens == 70
+
+
+def test_closing_the_client_closes_its_connections(api_env: FakeOpenAI) -> None:
+    with make_client(api_env) as client:
+        client.chat("m", MESSAGES)
+        assert api_env.open_connections(settle=0) == 1  # kept alive for the next request
+    assert api_env.open_connections() == 0
 
 
 def test_key_comes_from_named_variable(api_env: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -131,7 +155,7 @@ def test_timeout_then_success(api_env: FakeOpenAI) -> None:
         sleeps.append(seconds)
         time.sleep(seconds)
 
-    client = Client(ClientOptions(base_url=api_env.base_url, timeout=0.5, backoff_base=0.2), sleep=real_sleep)
+    client = opened(Client(ClientOptions(base_url=api_env.base_url, timeout=0.5, backoff_base=0.2), sleep=real_sleep))
     result = client.chat("m", MESSAGES)
     assert len(sleeps) == 1
     assert result.attempts == 2 and "Fake" in result.text
@@ -149,7 +173,9 @@ def test_connection_refused_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     from fake_openai import free_port
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-x")
-    client = Client(ClientOptions(base_url=f"http://127.0.0.1:{free_port()}/v1", max_retries=1), sleep=lambda s: None)
+    client = opened(
+        Client(ClientOptions(base_url=f"http://127.0.0.1:{free_port()}/v1", max_retries=1), sleep=lambda s: None)
+    )
     with pytest.raises(GenerationError) as info:
         client.chat("m", MESSAGES)
     assert info.value.code == "connection" and "cannot connect" in info.value.message

@@ -49,7 +49,7 @@ def served(tmp_path: Path) -> Iterator[dict[str, Any]]:
     src = tmp_path / "ws"
     shutil.copytree(ROOT / "site_src", src, ignore=shutil.ignore_patterns(".pinup", "__pycache__"))
     site = tmp_path / "site"
-    proc = subprocess.Popen(
+    with subprocess.Popen(
         [
             sys.executable,
             "-m",
@@ -69,19 +69,19 @@ def served(tmp_path: Path) -> Iterator[dict[str, Any]]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
-    )
-    try:
-        assert wait_until(lambda: (site / "serve.json").is_file() or proc.poll() is not None, 120)
-        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-        info = json.loads((site / "serve.json").read_text())
-        yield {"src": src, "site": site, "base": f"http://127.0.0.1:{info['port']}", "tmp": tmp_path}
-    finally:
-        proc.send_signal(signal.SIGTERM)
+    ) as proc:  # leaving the block closes the stderr pipe
         try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+            assert wait_until(lambda: (site / "serve.json").is_file() or proc.poll() is not None, 120)
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            info = json.loads((site / "serve.json").read_text())
+            yield {"src": src, "site": site, "base": f"http://127.0.0.1:{info['port']}", "tmp": tmp_path}
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
 
 
 def in_thread(coro: Any) -> Any:

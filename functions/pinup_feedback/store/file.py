@@ -535,6 +535,9 @@ def replace_copy(path: Path, data: bytes, *, durable: bool = True) -> None:
         fsync_dir(path.parent)
 
 
+_MAX_CACHED = 1024  # boards whose paths a store keeps joined
+
+
 class FileStore:
     """`<root>/<board>/<ts>-<kind>-<id>.json`; manifests from `<manifests_dir>/<board>/board.json`."""
 
@@ -542,14 +545,21 @@ class FileStore:
         self.root = Path(root)
         self.manifests_dir = Path(manifests_dir) if manifests_dir is not None else None
         self._manifests: dict[str, tuple[tuple[int, int, int, int], Manifest]] = {}
+        self._folders: dict[str, Path] = {}  # board -> its checked folder: a request joins no paths
+        self._manifest_paths: dict[str, Path] = {}
 
     def __repr__(self) -> str:
         return f"FileStore({str(self.root)!r})"
 
     def _board_dir(self, board: str) -> Path:
-        if not _SLUG.match(board):
-            raise ValueError(f"bad board slug {board!r}")
-        return self.root / board
+        folder = self._folders.get(board)
+        if folder is None:
+            if not _SLUG.match(board):
+                raise ValueError(f"bad board slug {board!r}")
+            if len(self._folders) >= _MAX_CACHED:  # any slug may be asked for: keep it bounded
+                self._folders.clear()
+            folder = self._folders[board] = self.root / board
+        return folder
 
     def key_for(self, record: dict[str, Any]) -> str:
         """Where `save` puts the record, relative to the root: `<board>/<ts>-<kind>-<id>.json`."""
@@ -641,9 +651,15 @@ class FileStore:
         return data
 
     def read_manifest(self, board: str) -> Manifest | None:
-        if self.manifests_dir is None or not _SLUG.match(board):
+        if self.manifests_dir is None:
             return None
-        path = self.manifests_dir / board / "board.json"
+        path = self._manifest_paths.get(board)
+        if path is None:
+            if not _SLUG.match(board):
+                return None
+            if len(self._manifest_paths) >= _MAX_CACHED:
+                self._manifest_paths.clear()
+            path = self._manifest_paths[board] = self.manifests_dir / board / "board.json"
         try:
             stat = os.stat(path)
             stamp = (stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)

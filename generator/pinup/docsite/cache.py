@@ -30,24 +30,38 @@ def enabled() -> bool:
     return not os.environ.get("PINUP_NO_CACHE")
 
 
+#: folders this process created and probed as writable (the probe is a file create and
+#: unlink: a gallery build loads 25 entries, so it is done once per folder, not per load)
+_PROBED: set[str] = set()
+
+
 def usable_folder(folder: Path) -> bool:
     """Create `folder` (private to the user) and check nobody else can plant files in it.
 
     Cached entries are loaded as code-like data (Jinja bytecode, pickled page models),
-    so a folder that is not ours or that group/others may write to is never used.
+    so a folder that is not ours or that group/others may write to is never used. Owner
+    and mode are checked on every call; creating and probing it, once per process.
     """
+    key = str(folder)
     try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if key not in _PROBED:
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         st = folder.stat()
-        if hasattr(os, "getuid") and st.st_uid != os.getuid():
-            return False
-        if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-            return False
-        probe = folder / f".probe-{os.getpid()}"
-        probe.write_bytes(b"")
-        probe.unlink()
     except OSError:
+        _PROBED.discard(key)
         return False
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        return False
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return False
+    if key not in _PROBED:
+        probe = folder / f".probe-{os.getpid()}"
+        try:
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError:
+            return False
+        _PROBED.add(key)
     return True
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pinup.docsite.anchors import slugify, token_anchor
@@ -38,8 +39,9 @@ _BOX_PROPS = {
 }
 
 
+@lru_cache(maxsize=1024)
 def element_for(name: str) -> str:
-    """Pick the HTML element a component is most likely to be, from its name."""
+    """Pick the HTML element a component is most likely to be, from its name (asked several times per component)."""
     parts = name.lower().replace("_", "-").split("-")
     for hints, element in _ELEMENTS:
         if any(h in parts for h in hints) or any(name.lower().startswith(h) for h in hints):

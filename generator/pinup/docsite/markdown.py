@@ -64,7 +64,16 @@ def render_markdown(text: str, *, allow_html: bool = False, env: dict[str, Any] 
 #: token edit (`pinup serve`) parses none of the unchanged prose again. Readers never change
 #: the tokens (rendering only sets heading ids, the same ones each time).
 _PARSED: dict[tuple[bool, str], list[Any]] = {}
+#: and its HTML, by the same key: rendering depends only on the tokens (each render starts
+#: with a fresh env, so heading ids come out the same every time)
+_RENDERED: dict[tuple[bool, str], str] = {}
 _PARSED_MAX = 2048
+
+
+def _remember(store: dict[tuple[bool, str], Any], key: tuple[bool, str], value: Any) -> None:
+    if len(store) >= _PARSED_MAX:
+        del store[next(iter(store))]  # the oldest
+    store[key] = value
 
 
 class MarkdownCache:
@@ -79,15 +88,18 @@ class MarkdownCache:
         found = _PARSED.get(key)
         if found is None:
             found = parser_for(text, self.allow_html).parse(text, {})
-            if len(_PARSED) >= _PARSED_MAX:
-                del _PARSED[next(iter(_PARSED))]  # the oldest
-            _PARSED[key] = found
+            _remember(_PARSED, key, found)
         return found
 
     def html(self, text: str) -> str:
         if not text.strip():
             return ""
-        return str(self.md.renderer.render(self.tokens(text), self.md.options, {}))
+        key = (self.allow_html, text)
+        found = _RENDERED.get(key)
+        if found is None:
+            found = str(self.md.renderer.render(self.tokens(text), self.md.options, {}))
+            _remember(_RENDERED, key, found)
+        return found
 
 
 def render_inline(text: str, *, allow_html: bool = False) -> str:

@@ -76,6 +76,9 @@ def render_fragment(
     site: SiteModel, page: Page, links: Any, *, templates: str | None = None, extra: dict[str, Any] | None = None
 ) -> str:
     """Only the page's `content` block: the same markup, for embedding (the MkDocs plugin)."""
+    from pinup.templating_template import new_build
+
+    new_build()  # no writer around it: each fragment checks its templates' files, as Jinja does
     template = environment(templates).get_template(page.template)
     ctx = template.new_context({**_context(site, page, links, extra), "standalone": False})
     return "".join(template.blocks["content"](ctx))

@@ -159,6 +159,16 @@ class Client:
             max_retries=0,
         )
 
+    def close(self) -> None:
+        """Close the HTTP connection pool (a long-running `pinup serve` makes one client per round)."""
+        self._openai.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     @property
     def base_url(self) -> str:
         return str(self._openai.base_url)

@@ -135,8 +135,28 @@ def run_generation(
     prices = _prices(opts.prices_file)
     model = opts.resolved_model
     run = _Run(opts, progress)
+    owned = client is None
     if client is None:
         client = Client(opts.client, on_retry=lambda a, w, r: run.emit("retry", f"{r}: retry {a} in {w:.1f}s"))
+    try:
+        return _generate(run, client, opts, ref, board, brief, design, prices, model)
+    finally:
+        if owned:
+            client.close()
+
+
+def _generate(
+    run: _Run,
+    client: Client,
+    opts: GenerateOptions,
+    ref: BoardRef,
+    board: dict[str, Any],
+    brief: str,
+    design: Any,
+    prices: dict[str, Any],
+    model: str,
+) -> RoundResult:
+    """The round itself, once the inputs are read and checked and a client is at hand."""
     round_number = next_round(ref, board)
     variants = current_variants(board)
     plan = _plan(opts, ref, board, variants)
