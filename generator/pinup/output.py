@@ -55,6 +55,33 @@ def _write_file(path: str, data: bytes) -> os.stat_result:
         os.close(fd)
 
 
+def _create_new(path: str, data: bytes) -> os.stat_result | None:
+    """Write `data` to `path` if no file (or link) is there yet; None when one is.
+
+    Created exclusively (`O_EXCL`: never over a file or a link that appears meanwhile) and
+    written in place, which saves the rename of a temporary file: a fresh build creates
+    every file. A write that fails removes the half-written file.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except FileExistsError:
+        return None
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        return os.fstat(fd)
+    except BaseException:
+        os.close(fd)
+        fd = -1
+        os.unlink(path)
+        raise
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
 def build_id(files: dict[str, str]) -> str:
     """A short id for a build's content: equal ids, identical outputs (the live-reload version)."""
     h = hashlib.sha256()
@@ -264,9 +291,11 @@ class OutputWriter:
         if folder not in self._made:
             os.makedirs(folder, exist_ok=True)
             self._made.add(folder)
-        tmp = f"{folder}/.{base}.{os.getpid()}.{threading.get_ident()}.tmp"
-        st = _write_file(tmp, data)
-        os.replace(tmp, target)
+        st = _create_new(target, data)
+        if st is None:  # replace an existing file by rename: its readers never see half of the new one
+            tmp = f"{folder}/.{base}.{os.getpid()}.{threading.get_ident()}.tmp"
+            st = _write_file(tmp, data)
+            os.replace(tmp, target)
         with self._lock:
             self._sizes[name], self._stamps[name] = len(data), [st.st_size, st.st_mtime_ns, st.st_ino]
             self.written += 1

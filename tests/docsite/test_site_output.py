@@ -36,6 +36,32 @@ def test_writer_refuses_paths_outside_out_dir(tmp_path: Path, bad: str) -> None:
         OutputWriter(tmp_path / "out").write_text(bad, "x")
 
 
+@pytest.mark.parametrize("rel", ["a//b.html", "./a/b.html", "a/./b.html"])
+def test_writer_names_paths_as_posix_paths_do(tmp_path: Path, rel: str) -> None:
+    with OutputWriter(tmp_path / "out") as w:
+        assert w.write_text(rel, "x")
+    assert json.loads((tmp_path / "out" / MANIFEST).read_text())["files"].keys() == {"a/b.html"}
+
+
+def test_new_files_are_created_in_place_and_existing_ones_replaced_whole(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with OutputWriter(out) as w:
+        w.write_text("a.html", "one")
+    first = (out / "a.html").stat().st_ino
+    reader = (out / "a.html").open("rb")  # a reader of the old file (a server sending it)
+    with OutputWriter(out) as w:
+        w.write_text("a.html", "two, longer")
+    assert reader.read() == b"one" and (out / "a.html").read_text() == "two, longer"
+    reader.close()
+    assert (out / "a.html").stat().st_ino != first  # replaced by rename, never truncated
+    assert not list(out.rglob("*.tmp"))
+    (out / "elsewhere").mkdir()
+    (out / "b.html").symlink_to(out / "elsewhere" / "b.html")  # a link inside the output folder
+    with OutputWriter(out) as w:
+        w.write_text("b.html", "through the link")
+    assert (out / "elsewhere" / "b.html").read_text() == "through the link"
+
+
 def test_clean_refuses_a_folder_that_is_not_a_build(tmp_path: Path) -> None:
     (tmp_path / "precious.txt").write_text("keep")
     with pytest.raises(OutputPathError):

@@ -14,6 +14,7 @@ import asyncio
 import errno
 import json
 import os
+import random
 import re
 import sys
 import threading
@@ -80,7 +81,7 @@ def _publish(path: Path, data: bytes, source: Path | None = None) -> None:
         if error is not None:
             raise error
         return
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    tmp = path.with_name(_temp_name(path.name))
     try:
         _write_fsync(tmp, data)
         try:
@@ -333,7 +334,13 @@ def barrier(fds: list[int]) -> None:
 
 
 def _stage(path: Path) -> Path:
-    return path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    return path.with_name(_temp_name(path.name))
+
+
+def _temp_name(name: str) -> str:
+    """`.<name>.<pid>.<8 hex>.tmp` (what `remove_stale_temps` recognises). `random` is reseeded in
+    a forked child, and needs no syscall per name as os.urandom does."""
+    return f".{name}.{os.getpid()}.{random.getrandbits(32):08x}.tmp"
 
 
 class SyncfsCommit(_Commit):
@@ -448,35 +455,44 @@ def _folder_dev(folder: str) -> int:
 
 
 def link_names(paths: Sequence[str | Path], data: bytes) -> list[bool]:
-    """Create-only names (of one folder) for one content: a temp file linked under each; False
-    where the name was taken.
+    """Create-only names (of one folder) for one content: the first free name is created with
+    `O_EXCL`, every later one is a hard link of it; False where the name was taken.
 
-    With the syncfs commit they are not synced here: its next barrier covers the whole
-    filesystem, so anything created through it afterwards (a `submit` with one of them as its
-    `source` too) is durable only after they are. The fsync commit syncs files and directories
+    No temp file: nothing reads a slot's bytes before the barrier that follows (what cites a slot,
+    the record's numbers, is linked only after it), so a slot cut short by a crash is merely an
+    unclaimed number. With the syncfs commit they are not synced here: its next barrier covers the
+    whole filesystem, so anything created through it afterwards (a `submit` with one of them as
+    its `source` too) is durable only after they are. The fsync commit syncs files and directories
     one by one, so the file and this folder are fsynced before returning.
     """
     if not paths:
         return []
     syncfs = isinstance(COMMIT, SyncfsCommit)
-    folder, name = os.path.split(paths[0])  # strings: pathlib would cost more than the syscalls
-    tmp = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-    try:
-        _write_new(tmp, data, sync=not syncfs)
-    except FileNotFoundError:
-        os.makedirs(folder, exist_ok=True)  # a new board: once per folder
-        _write_new(tmp, data, sync=not syncfs)
-    try:
-        created = []
-        for path in paths:
-            error = _link(tmp, path, data)
-            if error is not None and not isinstance(error, FileExistsError):
-                raise error
-            created.append(error is None)
-    finally:
-        _take_back(tmp)
+    first: str | Path | None = None
+    created = []
+    for path in paths:
+        if first is None:
+            try:
+                _write_direct(path, data, sync=not syncfs)
+            except FileExistsError:
+                created.append(False)
+                continue
+            except FileNotFoundError:
+                os.makedirs(os.path.dirname(path), exist_ok=True)  # a new board: once per folder
+                try:
+                    _write_direct(path, data, sync=not syncfs)
+                except FileExistsError:
+                    created.append(False)
+                    continue
+            first = path
+            created.append(True)
+            continue
+        error = _link(first, path, data)
+        if error is not None and not isinstance(error, FileExistsError):
+            raise error
+        created.append(error is None)
     if not syncfs:
-        fsync_dir(Path(folder))
+        fsync_dir(Path(os.path.dirname(paths[0])))
     return created
 
 
@@ -518,7 +534,7 @@ def replace_copy(path: Path, data: bytes, *, durable: bool = True) -> None:
     `durable=False` skips both fsyncs: readers still never see a half-written file (the rename
     is atomic), and the durable record is the store's file, so a copy lost in a crash costs nothing.
     """
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    tmp = path.with_name(_temp_name(path.name))
     try:
         if durable:
             _write_fsync(tmp, data)
