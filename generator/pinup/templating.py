@@ -41,7 +41,7 @@ def environment(area: str, package_dir: str, templates: str | None = None) -> En
     """A cached environment: the user's overrides for `area` first, then `package_dir`, then `shared/`.
 
     Cached per (area, folder, templates), so `pinup serve`'s rebuilds reuse compiled templates
-    (Jinja still reloads a template whose file changed).
+    (a template whose file changed is read again on the next build: `templating_template.new_build`).
     """
     from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
 
