@@ -34,6 +34,12 @@ MANIFEST = ".pinup-build.json"
 #: output folder -> rel -> [size, mtime_ns, inode] of each file this process last wrote or
 #: checked there: a rebuild in the same process also notices a same-size edit of a file
 _STAMPS: dict[str, dict[str, list[int]]] = {}
+#: output folder -> (stamp of the manifest this process last saved there, what it holds), so a
+#: rebuild in the same process does not parse it again; any other write of it changes the stamp
+_MANIFESTS: dict[
+    str,
+    tuple[list[int] | None, tuple[dict[str, str], dict[str, dict[str, object]], dict[str, int], dict[str, str]]],
+] = {}
 
 
 class OutputPathError(ValueError):
@@ -84,10 +90,21 @@ def _create_new(path: str, data: bytes) -> os.stat_result | None:
 
 def build_id(files: dict[str, str]) -> str:
     """A short id for a build's content: equal ids, identical outputs (the live-reload version)."""
-    h = hashlib.sha256()
-    for rel, digest in sorted(files.items()):
-        h.update(f"{rel}\0{digest}\n".encode())
-    return h.hexdigest()[:16]
+    return _sorted_build_id(sorted(files), files)
+
+
+def _sorted_build_id(order: list[str], files: dict[str, str]) -> str:
+    """`build_id` with the paths already sorted (the manifest sorts them once for all its sections)."""
+    return hashlib.sha256("".join(f"{rel}\0{files[rel]}\n" for rel in order).encode()).hexdigest()[:16]
+
+
+def _stamp(path: str) -> list[int] | None:
+    """[size, mtime_ns, inode] of `path`, None when it cannot be read."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
 
 
 def build_info(out_dir: Path | str) -> dict[str, object]:
@@ -187,6 +204,9 @@ class OutputWriter:
     def _load_manifest(
         self,
     ) -> tuple[dict[str, str], dict[str, dict[str, object]], dict[str, int], dict[str, str]]:
+        saved = _MANIFESTS.get(str(self.out_dir))
+        if saved is not None and saved[0] == _stamp(f"{self.out_dir}/{MANIFEST}"):
+            return saved[1]  # the manifest this process wrote last, unchanged since: no need to parse it
         try:
             data = json.loads((self.out_dir / MANIFEST).read_text("utf-8"))
             files = data.get("files", {})
@@ -210,13 +230,14 @@ class OutputWriter:
         keys: dict[str, str],
     ) -> None:
         self.out_dir.mkdir(parents=True, exist_ok=True)
+        order = sorted(files)
         data = {
             "version": 1,
-            "build": {**self.info, "id": build_id(files)},
-            "files": dict(sorted(files.items())),
+            "build": {**self.info, "id": _sorted_build_id(order, files)},
+            "files": {rel: files[rel] for rel in order},
             "groups": dict(sorted(groups.items())),
-            "sizes": {rel: sizes[rel] for rel in sorted(files) if rel in sizes},
-            "keys": {rel: keys[rel] for rel in sorted(files) if rel in keys},
+            "sizes": {rel: sizes[rel] for rel in order if rel in sizes},
+            "keys": {rel: keys[rel] for rel in order if rel in keys},
         }
         tmp = self.out_dir / (MANIFEST + ".tmp")
         # compact separators keep json's C encoder (any indent falls back to pure Python,
@@ -354,18 +375,33 @@ class OutputWriter:
         files = prev.get("files")
         if not isinstance(files, list):
             return None
+        # `_intact` for every file, inlined: a gallery rebuild checks every unchanged brand's files
+        previous, sizes, prev_stamps, root, stat = (
+            self._previous,
+            self._previous_sizes,
+            self._previous_stamps,
+            str(self.out_dir),
+            os.stat,
+        )
         stamps = {}
         for rel in files:
-            stamp = self._intact(rel, f"{self.out_dir}/{rel}") if rel in self._previous else None
-            if stamp is None:
+            size = sizes.get(rel)
+            if size is None or rel not in previous:
+                return None
+            try:
+                st = stat(f"{root}/{rel}")
+            except OSError:
+                return None
+            stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
+            if st.st_size != size or prev_stamps.get(rel, stamp) != stamp:
                 return None
             stamps[rel] = stamp
+        keys = self._previous_keys
         with self._lock:
-            for rel in files:
-                self._seen[rel] = self._previous[rel]
-                self._sizes[rel], self._stamps[rel] = self._previous_sizes[rel], stamps[rel]
-                if rel in self._previous_keys:
-                    self._keys[rel] = self._previous_keys[rel]
+            self._seen.update({rel: previous[rel] for rel in files})
+            self._sizes.update({rel: sizes[rel] for rel in files})
+            self._stamps.update(stamps)
+            self._keys.update({rel: keys[rel] for rel in files if rel in keys})
             self.skipped += len(files)
             self._groups[key] = prev
         meta = prev.get("meta")
@@ -400,7 +436,7 @@ class OutputWriter:
 
     def finish(self) -> None:
         """Remove outputs of the previous build that this build no longer produces; save the manifest."""
-        for rel in set(self._previous) - set(self._seen):
+        for rel in self._previous.keys() - self._seen.keys():
             try:
                 target = self.path(rel)
             except OutputPathError:
@@ -421,6 +457,11 @@ class OutputWriter:
         self._previous_sizes = dict(self._sizes)
         self._previous_stamps = dict(self._stamps)
         self._previous_keys = dict(self._keys)
+        # never changed in place (a writer replaces them), so the next writer may share them
+        _MANIFESTS[str(self.out_dir)] = (
+            _stamp(f"{self.out_dir}/{MANIFEST}"),
+            (self._previous, self._previous_groups, self._previous_sizes, self._previous_keys),
+        )
 
 
 class PrefixedWriter:

@@ -30,6 +30,26 @@ def test_writer_skips_unchanged_and_removes_stale(tmp_path: Path) -> None:
         assert w.write_text("c.html", "new")
 
 
+def test_a_manifest_changed_on_disk_is_read_again_in_the_same_process(tmp_path: Path) -> None:
+    """A writer reuses the manifest this process saved only while the file is the one it saved."""
+    out = tmp_path / "out"
+    with OutputWriter(out) as w:
+        w.write_text("a.html", "one")
+        w.write_text("b.html", "two")
+    with OutputWriter(out) as w:  # the saved manifest, not parsed again: both files kept
+        assert not w.write_text("a.html", "one") and not w.write_text("b.html", "two")
+    (out / MANIFEST).unlink()  # another tool removed it: nothing is known to be there
+    with OutputWriter(out) as w:
+        assert w.write_text("a.html", "one") and w.write_text("b.html", "two")
+    data = json.loads((out / MANIFEST).read_text())
+    data["files"].pop("b.html")  # another process's build, which did not write b.html
+    (out / MANIFEST).write_text(json.dumps(data))
+    with OutputWriter(out) as w:
+        w.write_text("a.html", "one")
+    assert (out / "b.html").exists()  # not removed: that manifest does not list it
+    assert (w.written, w.skipped, w.removed) == (0, 1, 0)
+
+
 @pytest.mark.parametrize("bad", ["../x", "/etc/passwd", "a/../../x", "", "a\\b", MANIFEST])
 def test_writer_refuses_paths_outside_out_dir(tmp_path: Path, bad: str) -> None:
     with pytest.raises(OutputPathError):
