@@ -33,6 +33,10 @@ class GalleryResult:
     errors: dict[str, int] = field(default_factory=dict)
 
 
+#: brands folder -> (its manifest's bytes, the entries validated from them) in this process
+_ENTRIES: dict[str, tuple[bytes | None, list[tuple[str, str, str]]]] = {}
+
+
 def list_brands(root: Path | None = None) -> list[Brand]:
     """Every brand of `pinup.brands`' manifest (in its order) that has a DESIGN.md.
 
@@ -49,8 +53,11 @@ def list_brands(root: Path | None = None) -> list[Brand]:
         data = None
     if data is None:
         entries = [(e.slug, e.name, e.category or "") for e in load_manifest(root)]
+    elif _ENTRIES.get(str(root), (None, []))[0] == data:  # a rebuild in this process: already validated
+        entries = _ENTRIES[str(root)][1]
     else:
         entries = cached(data, "brands", lambda: [(e.slug, e.name, e.category or "") for e in load_manifest(root)])
+        _ENTRIES[str(root)] = (data, entries)
     brands = []
     for slug, name, category in entries:
         path = root / slug / "DESIGN.md"
