@@ -151,6 +151,8 @@ def hypothesis(examples: int, site_examples: int) -> bool:
                 "-q",
                 "-p",
                 "no:cacheprovider",
+                "-n",
+                "0",  # one test, in this process: no xdist workers (pyproject's addopts start them)
                 "-o",
                 "timeout=0",
                 f"{ROOT / 'tests' / 'reliability' / file}::{name}",

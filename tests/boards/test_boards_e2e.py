@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -238,8 +239,22 @@ def next_round(served: Served, round_no: int) -> None:
     assert r.status_code == 200, r.text
 
 
+@pytest.fixture()
+def served_unwatched(workspace: Path) -> Iterator[Served]:
+    """`pinup serve --no-watch`: the page moves on only when the agent says so (`next_round`).
+
+    With the watcher on, next_round's edits of the workspace also rebuild and reload the page, a
+    second reload that can land after the test has seen round 2 (it did at load average 10); the
+    watcher's own reloads are tested in tests/serve/test_serve_watch.py.
+    """
+    s = start_serve(workspace, "--timeout", "0", "--no-watch")
+    yield s
+    s.stop()
+
+
 @pytest.mark.parametrize("query", ["", "?noSSE=1&pollInterval=200"], ids=["sse", "polling"])
-def test_regenerate_reload_submit_two_rounds(page, served: Served, artifacts_dir: Path, query: str) -> None:  # type: ignore[no-untyped-def]
+def test_regenerate_reload_submit_two_rounds(page, served_unwatched: Served, artifacts_dir: Path, query: str) -> None:  # type: ignore[no-untyped-def]
+    served = served_unwatched
     open_board(page, served, query)
     page.click(".regen-chiclet[data-action=different]")
     page.click("#regen-btn")

@@ -16,6 +16,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import closing
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 from feedback_helpers import body
+from s3_clients import closing_store_clients
 
 from pinup.cli import cli
 from pinup_feedback.lifecycle import lifecycle_for
@@ -89,6 +91,14 @@ class Receiver:
     def close(self) -> None:
         self.release.set()
         self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture()
+def store_clients(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
+    """The S3 clients the stores made in the test, closed after it."""
+    with closing_store_clients(monkeypatch) as made:
+        yield made
 
 
 @pytest.fixture()
@@ -250,7 +260,7 @@ def test_pinup_serve_acknowledges_before_the_webhook_is_delivered(tmp_path: Path
 
 # --- hosted: the notifier behind the S3 event notification -----------------------------------
 def test_notifier_sends_records_and_item_changes_from_s3(
-    moto_endpoint: str, monkeypatch: pytest.MonkeyPatch, receiver: Receiver
+    moto_endpoint: str, monkeypatch: pytest.MonkeyPatch, receiver: Receiver, store_clients: list[Any]
 ) -> None:
     import boto3
 
@@ -268,7 +278,8 @@ def test_notifier_sends_records_and_item_changes_from_s3(
         "PINUP_WEBHOOK_SECRET": "hosted-secret",
     }.items():
         monkeypatch.setenv(name, value)
-    boto3.client("s3", endpoint_url=moto_endpoint, region_name="us-east-1").create_bucket(Bucket=bucket)
+    with closing(boto3.client("s3", endpoint_url=moto_endpoint, region_name="us-east-1")) as s3:
+        s3.create_bucket(Bucket=bucket)
     store = S3Store(bucket, "team", endpoint_url=moto_endpoint)
     record = {
         "schemaVersion": 2,

@@ -223,6 +223,7 @@ def test_parse_retry_after_forms() -> None:
     assert parse_retry_after({"retry-after-ms": "1500"}) == 1.5
     assert parse_retry_after({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}) == 0.0
     assert parse_retry_after({}) is None
+    assert parse_retry_after({"retry-after": "soon"}) is None  # unreadable: the client's own backoff
 
 
 def test_5xx_honours_retry_after_too(api_env: FakeOpenAI) -> None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from s3_clients import closing_store_clients
 
 FAKE_ENV = {
     "AWS_ACCESS_KEY_ID": "testing",
@@ -26,11 +28,20 @@ def aws_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     return dict(FAKE_ENV)
 
 
+@pytest.fixture(autouse=True)
+def store_clients(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The S3 clients the handler's stores make, closed after each test."""
+    with closing_store_clients(monkeypatch):
+        yield
+
+
 @pytest.fixture()
-def s3(moto_endpoint: str, aws_env: dict[str, str]) -> Any:
+def s3(moto_endpoint: str, aws_env: dict[str, str]) -> Iterator[Any]:
     import boto3
 
-    return boto3.client("s3", endpoint_url=moto_endpoint, region_name="us-east-1")
+    client = boto3.client("s3", endpoint_url=moto_endpoint, region_name="us-east-1")
+    yield client
+    client.close()
 
 
 @pytest.fixture()

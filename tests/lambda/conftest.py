@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from lambda_helpers import BUCKET
+from s3_clients import closing_store_clients
 
 
 @pytest.fixture(autouse=True)
@@ -19,6 +21,20 @@ def aws_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
     monkeypatch.setenv("AWS_CONFIG_FILE", "/dev/null")
     monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", "/dev/null")
+
+
+@pytest.fixture(autouse=True)
+def lambda_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """What a Lambda process keeps for its life, kept for one test and closed after it: the event loop
+    Mangum runs on in this thread, and the S3 clients the stores make (their pooled connections)."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        with closing_store_clients(monkeypatch):
+            yield
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()
 
 
 @pytest.fixture()
@@ -38,3 +54,4 @@ def s3_server(moto_endpoint: str, aws_env: None) -> Iterator[tuple[str, Any]]:
         for obj in page.get("Versions", []) + page.get("DeleteMarkers", []):
             client.delete_object(Bucket=BUCKET, Key=obj["Key"], VersionId=obj["VersionId"])
     client.delete_bucket(Bucket=BUCKET)
+    client.close()

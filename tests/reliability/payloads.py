@@ -1,8 +1,10 @@
 """What the reliability battery sends to the feedback app: a valid feedback body and an API
-Gateway HTTP API (payload 2.0) event, so each test file states only what it changes."""
+Gateway HTTP API (payload 2.0) event, so each test file states only what it changes; and one
+Lambda invocation of a Mangum handler."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 VALID: dict[str, Any] = {
@@ -53,3 +55,15 @@ def http_api_event(body: str, *, b64: bool = False, content_type: str = "applica
         "body": body,
         "isBase64Encoded": b64,
     }
+
+
+def invoke(handler: Any, event: dict[str, Any]) -> dict[str, Any]:
+    """One invocation on an event loop of its own, closed after it: Mangum runs on the thread's
+    current loop and would otherwise leave a new one behind (a Lambda process keeps it for life)."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        return handler(event, None)  # type: ignore[no-any-return]
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()

@@ -131,10 +131,12 @@ def parse_retry_after(headers: Any) -> float | None:
     try:
         return max(0.0, float(value))
     except ValueError:
-        parsed = email.utils.parsedate_to_datetime(value) if value else None
-        if parsed is None:
-            return None
-        return max(0.0, parsed.timestamp() - time.time())
+        pass
+    try:
+        parsed = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None  # neither seconds nor an HTTP date: our own backoff applies
+    return max(0.0, parsed.timestamp() - time.time())
 
 
 class Client:
