@@ -25,7 +25,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 from feedback_helpers import body
-from s3_clients import closing_store_clients
+from lambda_process import closing_store_clients
 
 from pinup.cli import cli
 from pinup_feedback.lifecycle import lifecycle_for

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from s3_clients import closing_store_clients
+from lambda_process import closing_store_clients, own_event_loop
 
 FAKE_ENV = {
     "AWS_ACCESS_KEY_ID": "testing",
@@ -29,9 +29,10 @@ def aws_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
 
 
 @pytest.fixture(autouse=True)
-def store_clients(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The S3 clients the handler's stores make, closed after each test."""
-    with closing_store_clients(monkeypatch):
+def lambda_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The event loop Mangum takes when the handler is made and the S3 clients its stores make,
+    closed after each test."""
+    with own_event_loop(), closing_store_clients(monkeypatch):
         yield
 
 

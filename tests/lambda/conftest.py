@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from lambda_helpers import BUCKET
-from s3_clients import closing_store_clients
+from lambda_process import closing_store_clients, own_event_loop
 
 
 @pytest.fixture(autouse=True)
@@ -25,16 +24,9 @@ def aws_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True)
 def lambda_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """What a Lambda process keeps for its life, kept for one test and closed after it: the event loop
-    Mangum runs on in this thread, and the S3 clients the stores make (their pooled connections)."""
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    try:
-        with closing_store_clients(monkeypatch):
-            yield
-    finally:
-        asyncio.set_event_loop(None)
-        loop.close()
+    """The event loop Mangum runs on and the S3 clients the stores make, closed after each test."""
+    with own_event_loop(), closing_store_clients(monkeypatch):
+        yield
 
 
 @pytest.fixture()

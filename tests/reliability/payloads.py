@@ -4,8 +4,9 @@ Lambda invocation of a Mangum handler."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
+
+from lambda_process import own_event_loop
 
 VALID: dict[str, Any] = {
     "schemaVersion": 1,
@@ -57,13 +58,10 @@ def http_api_event(body: str, *, b64: bool = False, content_type: str = "applica
     }
 
 
-def invoke(handler: Any, event: dict[str, Any]) -> dict[str, Any]:
-    """One invocation on an event loop of its own, closed after it: Mangum runs on the thread's
-    current loop and would otherwise leave a new one behind (a Lambda process keeps it for life)."""
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    try:
-        return handler(event, None)  # type: ignore[no-any-return]
-    finally:
-        asyncio.set_event_loop(None)
-        loop.close()
+def invoke(app: Any, event: dict[str, Any]) -> dict[str, Any]:
+    """One Lambda invocation of `app` through Mangum, on an event loop of its own that is closed
+    after it (tests/lambda_process.py says why)."""
+    from mangum import Mangum
+
+    with own_event_loop():
+        return Mangum(app, lifespan="off")(event, None)  # type: ignore[no-any-return]

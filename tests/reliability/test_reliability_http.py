@@ -12,7 +12,6 @@ from typing import Any
 
 import httpx
 import pytest
-from mangum import Mangum
 from payloads import feedback_body, http_api_event, invoke
 from slow_body import feedback_post_head, serving
 
@@ -86,9 +85,9 @@ async def test_deep_json_is_a_400_json_error_locally(settings: Settings, raw: st
 
 def test_deep_json_is_a_400_json_error_through_mangum(tmp_path: Path) -> None:
     settings = Settings(mode="hosted", store=str(tmp_path / "store"), log_requests=False)
-    handler = Mangum(create_app(settings), lifespan="off")
+    app = create_app(settings)
     for raw in (deep(5000), '{"ratings": ' + '{"a":' * 3000 + "1" + "}" * 3000 + "}"):
-        response = invoke(handler, http_api_event(raw))
+        response = invoke(app, http_api_event(raw))
         assert response["statusCode"] == 400, response
         assert json.loads(response["body"])["error"] == "too_deep"
 
