@@ -62,9 +62,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "node_bin" in getattr(item, "fixturenames", ()) and item.get_closest_marker("node") is None:
             item.add_marker(pytest.mark.node)
+    _unique_nodeids(items)
     if hasattr(config, "workerinput"):  # an xdist worker: every worker sorts alike, as xdist requires
         rank = {name: i for i, name in enumerate(SLOWEST_FIRST)}
         items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
+def _unique_nodeids(items: list[pytest.Item]) -> None:
+    """Give items that share a node id one of their own (`module::name`).
+
+    schemathesis collects one item per API operation under the bare test's id (its name holds the
+    operation: `test_x[POST /api/feedback]`); xdist schedules by node id, so without this it ran
+    one of tests/reliability/test_reliability_fuzz.py's six operations and dropped the rest.
+    """
+    seen: dict[str, int] = {}
+    for item in items:
+        seen[item.nodeid] = seen.get(item.nodeid, 0) + 1
+    for item in items:
+        if seen[item.nodeid] > 1 and item.parent is not None:
+            if hasattr(item.parent, "id"):  # pytest 9 keeps node ids structured (Node.id, private)
+                item._id = item.parent.id.child(item.name)
+            else:
+                item._nodeid = f"{item.parent.nodeid}::{item.name}"
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
