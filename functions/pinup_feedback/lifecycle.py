@@ -11,7 +11,8 @@ Layout (under `<store>/_items/` on disk, `<prefix>/feedback/_items/` in S3), per
   disk the slots of one record are links of one file holding the record's numbers;
 - `f/<feedbackId>.json`: the numbers of one record's items (what readers trust; slots that no
   record claims are skipped, so numbers may skip but never repeat or change); on disk one more
-  link of that same file, made only once its slots are durable;
+  link of that same file, made only once its slots are durable; a reader that finds a record's
+  complete set of slots without this document finishes the numbering with them;
 - `e/<n>/<seq>.json`: the item's state changes, seq 1, 2, ... (create-only: one writer per seq).
 """
 
@@ -77,6 +78,10 @@ class EventLog(Protocol):
 
     def names(self, prefix: str) -> list[str]: ...
 
+    def settle(self, names: list[str]) -> None:
+        """Make documents another writer created durable before this one cites them."""
+        ...
+
 
 class FileLog:
     """Documents as files under `root`, created durably and create-only by the store's group commit."""
@@ -128,6 +133,19 @@ class FileLog:
             return None
         return data
 
+    def settle(self, names: list[str]) -> None:
+        """fsync each slot file and its folder: its writer may not have synced them yet."""
+        from .store.file import fsync_dir
+
+        for name in names:
+            path = self.root / name
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            fsync_dir(path.parent)
+
     def names(self, prefix: str) -> list[str]:
         base = self.root / prefix
         if not base.is_dir():
@@ -177,6 +195,9 @@ class S3Log:
 
     def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
         return [self.create(name, payload) for name, _slot, payload in docs]
+
+    def settle(self, names: list[str]) -> None:
+        """Nothing to do: an S3 object is durable once its PUT returns."""
 
     def read(self, name: str) -> dict[str, Any] | None:
         data = self.store._get(self.base + name)
@@ -373,7 +394,8 @@ class Lifecycle:
             elif record["id"] not in seen:
                 seen.add(record["id"])
                 todo.append(record)
-        claimed = self._claim_slots(todo)
+        claimed = self._adopt(todo)
+        claimed.update(self._claim_slots([r for r in todo if r["id"] not in claimed]))
         for record in todo:  # before the record counts as numbered: never lost
             for number in record.get("reopen") or []:
                 self._reopen_quietly(record["board"], int(number), source=f"feedback:{record['id']}")
@@ -385,6 +407,50 @@ class Lifecycle:
                 other = self.log.read(f"{record['board']}/f/{record['id']}.json") or claimed[record["id"]][1]
                 mappings[record["id"]] = {str(k): int(v) for k, v in other["items"].items()}
         return [mappings[r["id"]] for r in records]
+
+    def _adopt(self, records: list[dict[str, Any]]) -> dict[str, tuple[str | None, dict[str, Any]]]:
+        """Slots another writer has taken for these records but not cited yet: finish its numbering.
+
+        A reader (the CLI, the MCP server) can arrive between a server's slots and its numbers
+        document. Taking fresh slots then would give the record a second set of numbers and leave the
+        first as a gap, so item #1 of a new board could be missing. A set counts only when every slot
+        it names holds it (create-only: nobody can take them any more). Slots are read from the
+        newest down and the walk stops at the newest one a numbers document cites.
+        """
+        adopted: dict[str, tuple[str | None, dict[str, Any]]] = {}
+        for board in {r["board"] for r in records}:
+            wanted = {r["id"] for r in records if r["board"] == board}
+            cited: dict[str, dict[str, Any] | None] = {}
+            for name in reversed(self.log.names(f"{board}/n/")):
+                doc = self._peek(name)
+                fid = doc.get("feedbackId") if doc else None
+                if doc is None or not isinstance(fid, str):
+                    continue
+                if fid not in cited:
+                    cited[fid] = self._peek(f"{board}/f/{fid}.json")
+                if cited[fid] is not None:
+                    if cited[fid] == doc:
+                        break  # the newest numbered record: the slots below it are settled
+                    continue  # a set its record did not keep
+                if fid in wanted and fid not in adopted and self._complete(board, doc):
+                    first = min(int(n) for n in doc["items"].values())
+                    adopted[fid] = (f"{board}/n/{first:010d}.json", doc)
+        if adopted:
+            self.log.settle([slot for slot, _doc in adopted.values() if slot is not None])
+        return adopted
+
+    def _complete(self, board: str, doc: dict[str, Any]) -> bool:
+        numbers = doc.get("items")
+        if not isinstance(numbers, dict) or not numbers:
+            return False
+        return all(self._peek(f"{board}/n/{int(n):010d}.json") == doc for n in numbers.values())
+
+    def _peek(self, name: str) -> dict[str, Any] | None:
+        """A slot as it is now: None while its writer is still writing it (created before filled)."""
+        try:
+            return self.log.read(name)
+        except ValueError:
+            return None
 
     def _claim_slots(self, records: list[dict[str, Any]]) -> dict[str, tuple[str | None, dict[str, Any]]]:
         """Create the number slots of every record; a record with any slot taken starts again.

@@ -210,6 +210,36 @@ def test_concurrent_numbering_never_repeats_a_number(store: FileStore) -> None:
     assert {i.n for i in items} <= set(slots)  # every number a reader sees was taken in a create-only slot
 
 
+def _reader_arrives_between_slots_and_numbers(store: Any, other: Any) -> None:
+    """A server took a record's slots; before it cites them, another process reads the board."""
+    server = Lifecycle(store)
+    first, second = record(comments={"A": "busy", "B": "calm"}, overall="B"), record(comments={"A": "later"})
+    store.save(first)
+    taken = server._claim_slots([first])
+    assert taken[first["id"]][1]["items"] == {"comment:A": 1, "comment:B": 2, "overall": 3}
+    reader = Lifecycle(other)
+    assert [(i.n, i.spec.key) for i in reader.items("hero")] == [(1, "comment:A"), (2, "comment:B"), (3, "overall")]
+    assert server._number_all([first]) == [{"comment:A": 1, "comment:B": 2, "overall": 3}]  # the server agrees
+    store.save(second)
+    assert [i.n for i in reader.items("hero")] == [1, 2, 3, 4]  # no gap left behind
+
+
+def test_a_reader_finishes_a_numbering_in_flight_instead_of_leaving_a_gap(store: FileStore) -> None:
+    _reader_arrives_between_slots_and_numbers(store, FileStore(store.root))
+
+
+def test_a_partly_taken_set_of_slots_is_never_adopted(store: FileStore) -> None:
+    rec = record(comments={"A": "busy", "B": "calm"})
+    store.save(rec)
+    folder = store.root / "_items" / "hero" / "n"
+    folder.mkdir(parents=True)
+    doc = {"feedbackId": rec["id"], "items": {"comment:A": 1, "comment:B": 2}, "at": iso_ts(now_utc())}
+    (folder / f"{1:010d}.json").write_text(json.dumps(doc))  # slot 2 was never taken by this set
+    (folder / f"{2:010d}.json").write_text(json.dumps({**doc, "feedbackId": "someone-else"}))
+    items = Lifecycle(FileStore(store.root)).items("hero")
+    assert [i.n for i in items] == [3, 4]  # fresh numbers: 1 and 2 stay a gap, never given twice
+
+
 # --- S3 (moto server): conditional writes ---------------------------------------------------
 @pytest.fixture()
 def s3_store(moto_endpoint: str, monkeypatch: pytest.MonkeyPatch) -> Any:
@@ -257,3 +287,8 @@ def test_lifecycle_on_s3_with_conditional_writes(s3_store: Any) -> None:
     assert "team/feedback/_items/hero/e/0000000002/000002.json" in keys
     with pytest.raises(ItemConflict):
         life.claim("hero", 2)
+
+
+def test_on_s3_a_reader_finishes_a_numbering_in_flight(s3_store: Any) -> None:
+    other = type(s3_store)(s3_store.bucket, "team", endpoint_url=s3_store.endpoint_url)
+    _reader_arrives_between_slots_and_numbers(s3_store, other)
