@@ -30,6 +30,17 @@ def js_order(keys: list[str]) -> list[str]:
     return ints + [k for k in keys if not is_int_like(k)]
 
 
+def reorder(mapping: dict[str, Any]) -> None:
+    """Put a freshly loaded mapping's keys in JavaScript order, in place (dict's own methods, so a
+    subclass that records lines or duplicates sees no second insertion)."""
+    order = js_order(list(mapping))
+    if order != list(mapping):
+        items = [(k, dict.__getitem__(mapping, k)) for k in order]
+        dict.clear(mapping)
+        for k, v in items:
+            dict.__setitem__(mapping, k, v)
+
+
 def js_items(mapping: dict[str, Any]) -> list[tuple[str, Any]]:
     """A plain JS object's (key, value) pairs in enumeration order."""
     for key in mapping:  # fast path: no key starts with a digit, so none is an index

@@ -14,7 +14,7 @@ import math
 import re
 
 from pinup.designmd.jsnum import js_number, js_parse_int
-from pinup.designmd.jsobject import js_order
+from pinup.designmd.jsobject import reorder
 
 TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
@@ -385,12 +385,7 @@ class _Builder:
             key = key_string(key_value)
             out[key] = self.child(node, value_node, key_node.start_mark.column if block else -1)
             out.key_lines.setdefault(key, key_node.start_mark.line + 1 + self.offset)
-        order = js_order(list(out))
-        if order != list(out):
-            items = [(k, dict.__getitem__(out, k)) for k in order]
-            dict.clear(out)
-            for k, v in items:
-                dict.__setitem__(out, k, v)
+        reorder(out)
         return out
 
 

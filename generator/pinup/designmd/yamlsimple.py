@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from pinup.designmd.jsobject import js_order
+from pinup.designmd.jsobject import reorder
 from pinup.designmd.yamlload import YDict, YList, dup_identity, flow_too_deep, key_string, resolve_plain
 
 TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
@@ -137,7 +137,7 @@ def load_simple(text: str, line_offset: int = 0) -> Any:
             root.line = number
             stack.append((indent, root, set()))
         while stack and stack[-1][0] > indent:
-            _finish(stack.pop()[1])
+            reorder(stack.pop()[1])
         if not stack or stack[-1][0] != indent:
             return NOT_SIMPLE  # an indentation between two levels: a YAML error
         _, mapping, seen = stack[-1]
@@ -200,15 +200,5 @@ def load_simple(text: str, line_offset: int = 0) -> Any:
     if root is None:
         return NOT_SIMPLE
     while stack:
-        _finish(stack.pop()[1])
+        reorder(stack.pop()[1])
     return root
-
-
-def _finish(mapping: YDict) -> None:
-    """Enumerate the keys in JavaScript object order (integer-like keys first), as `load_block` does."""
-    order = js_order(list(mapping))
-    if order != list(mapping):
-        items = [(k, dict.__getitem__(mapping, k)) for k in order]
-        dict.clear(mapping)
-        for k, v in items:
-            dict.__setitem__(mapping, k, v)
