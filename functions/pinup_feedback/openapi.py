@@ -75,6 +75,11 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
             "message": {"type": "string"},
             "progress": {},
             "reload": {"type": "boolean"},
+            "build": {
+                "type": "string",
+                "description": "events only, with reload: the built board's digest (board.json `build`); "
+                "a page that already shows it does not reload",
+            },
             "error": {
                 "type": "string",
                 "description": "why the last generation failed "

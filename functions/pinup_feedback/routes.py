@@ -381,7 +381,11 @@ async def post_reload(request: Request) -> Response:
     data = await read_json_object(request)
     board = reload_target(ctx, data)
     note(request, board=board)
-    ctx.boards.reload(board)
+    try:
+        manifest = await offload(ctx, ctx.manifests.get, board)
+    except StoreError:
+        manifest = None
+    ctx.boards.reload(board, manifest.build if manifest is not None else None)
     return JSONResponse({"reloaded": True, "board": board})
 
 

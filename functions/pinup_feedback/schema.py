@@ -288,6 +288,8 @@ class Manifest(BaseModel):
     round: Annotated[int, Field(ge=1)]
     variants: list[VariantId]
     tweakables: list[Tweakable] = Field(default_factory=list)
+    #: a digest of the built board; reload events carry it so a page already showing it stays put
+    build: Annotated[str, Field(max_length=64)] | None = None
 
 
 def field_errors(exc: ValidationError) -> list[FieldError]:

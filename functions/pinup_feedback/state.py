@@ -144,8 +144,11 @@ class BoardStates:
             full = {**state.snapshot(board), **event, "board": board}
         self._fan_out(board, full)
 
-    def reload(self, board: str) -> None:
-        """The next round is built: back to serving, and every open board page reloads itself."""
+    def reload(self, board: str, build: str | None = None) -> None:
+        """The next round is built: back to serving, and every open board page reloads itself.
+
+        `build` (the manifest's digest of the built board) lets a page that already shows that
+        build skip the reload: one `pinup build` plus an agent's own reload is still one reload."""
         for listener in list(self._reload_listeners):
             listener(board)
         with self._lock:
@@ -154,6 +157,8 @@ class BoardStates:
             state.version += 1
             state.changed_at = time.time()
             event = {**state.snapshot(board), "reload": True}
+            if build:
+                event["build"] = build
             self._lock.notify_all()
         self._fan_out(board, event)
 

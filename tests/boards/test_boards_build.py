@@ -49,13 +49,36 @@ def built(tmp_path: Path) -> Path:
     return out
 
 
+def test_build_id_names_what_the_page_shows(built: Path, tmp_path: Path) -> None:
+    """The same sources give the same id; new variant contents in the same round give a new one."""
+
+    def build_of(site: Path) -> str:
+        return json.loads((site / "boards/trail-home/board.json").read_text())["build"]
+
+    again = tmp_path / "again"
+    build(EXAMPLE, again)
+    assert build_of(again) == build_of(built)
+    assert "pinup-build-id-pending" not in (again / "boards/trail-home/index.html").read_text()
+    src = tmp_path / "src"
+    shutil.copytree(EXAMPLE, src)
+    variant = src / "boards/trail-home/variants/b-map-first.html"
+    variant.write_text(variant.read_text().replace("</body>", "<p>new</p></body>"))
+    changed = tmp_path / "changed"
+    build(src, changed)
+    assert build_of(changed) != build_of(built)
+    other = json.loads((changed / "boards/sighting-badge/board.json").read_text())["build"]
+    assert other == json.loads((built / "boards/sighting-badge/board.json").read_text())["build"]
+
+
 def test_outputs_and_manifests(built: Path) -> None:
     for slug in ("trail-home", "sighting-badge"):
         assert (built / "boards" / slug / "index.html").is_file()
         manifest = json.loads((built / "boards" / slug / "board.json").read_text())
         assert manifest["board"] == slug and manifest["round"] == 1
         assert manifest["variants"] == ["A", "B", "C"]
-        assert set(manifest) == {"board", "title", "round", "variants", "tweakables"}
+        assert set(manifest) == {"board", "title", "round", "variants", "tweakables", "build"}
+        page = soup(built / "boards" / slug / "index.html")
+        assert re.fullmatch(r"[0-9a-f]{16}", manifest["build"]) and config(page)["build"] == manifest["build"]
         tokens = [t["token"] for t in manifest["tweakables"]]
         assert tokens[:3] == ["colors.primary", "colors.surface", "colors.on-surface"] and len(tokens) <= 8
     for rel in ("variants/a-capture-first.html", "variants/b-map-first.html", "variants/c-journal-page.html"):

@@ -277,6 +277,58 @@ def test_regenerate_reload_submit_two_rounds(page, served_unwatched: Served, art
     assert records[1]["preferred"] == "A" and records[1]["ratings"] == {"A": 5}
 
 
+EVENT_LOG = """
+window.__events = [];
+const Native = window.EventSource;
+window.EventSource = function (url, init) {
+  const es = new Native(url, init);
+  es.addEventListener("message", (ev) => window.__events.push(JSON.parse(ev.data)));
+  window.__opened = es;
+  return es;
+};
+window.EventSource.CONNECTING = 0; window.EventSource.OPEN = 1; window.EventSource.CLOSED = 2;
+"""
+
+
+def post_reload(served: Served) -> None:
+    info = json.loads((served.site / "serve.json").read_text())
+    r = httpx.post(
+        f"{served.base}/api/reload", json={"board": BOARD}, headers={"Authorization": f"Bearer {info['token']}"}
+    )
+    assert r.status_code == 200, r.text
+
+
+def test_a_reload_for_the_build_on_screen_keeps_the_page(page, served_unwatched: Served) -> None:  # type: ignore[no-untyped-def]
+    """An agent's own reload after `pinup build` (which reloaded already) leaves the tab alone; new contents do not."""
+    served = served_unwatched
+    page.add_init_script(EVENT_LOG)
+    open_board(page, served)
+    page.wait_for_function("() => window.__opened && window.__opened.readyState === 1 && window.__events.length > 0")
+    build = json.loads((served.site / "boards" / BOARD / "board.json").read_text())["build"]
+    assert page.evaluate("JSON.parse(document.querySelector('#board-config').textContent).build") == build
+    page.evaluate("window.__kept = true")
+    post_reload(served)  # nothing was rebuilt: the page already shows this build
+    page.wait_for_function("() => window.__events.some(e => e.reload)")
+    assert [e.get("build") for e in page.evaluate("window.__events") if e.get("reload")] == [build]
+    page.wait_for_timeout(600)  # the page would reload 150 ms after a reload it took
+    assert page.evaluate("window.__kept") is True
+
+    # new contents in the same round: a new build, and `pinup build` reloads the page itself
+    variant = served.src / "boards" / BOARD / "variants" / "a-capture-first.html"
+    variant.write_text(variant.read_text().replace("</body>", "<p id=fresh>fresh</p></body>"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pinup", "build", str(served.src), "--out", str(served.site)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert f"reloaded {BOARD} (round 1)" in proc.stderr
+    page.wait_for_function("() => window.__kept === undefined", timeout=20000)
+    assert page.evaluate("JSON.parse(document.querySelector('#board-config').textContent).build") != build
+    assert page.frame_locator("#variant-A iframe").locator("#fresh").count() == 1
+
+
 def test_server_killed_shows_copyable_json(page, served: Served, artifacts_dir: Path) -> None:  # type: ignore[no-untyped-def]
     open_board(page, served)
     page.check("input[name=preferred][value=A]")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from typing import Any
@@ -82,6 +83,28 @@ async def test_state_machine_serving_regenerating_reload_serving_done(make_clien
     assert r.status_code == 200
     assert await status() == "done"
     assert seen == [("feedback", "regenerate"), ("regenerate", "regenerating"), ("feedback", "final")]
+
+
+async def test_reload_event_names_the_build_in_the_manifest(make_client, local_settings, site):
+    """Open pages compare it with their own build (board.js); a manifest without one sends none."""
+    client = make_client(local_settings)
+    boards = client.app.state.boards
+    sub = boards.subscribe("hero")
+    try:
+        manifest = {"board": "hero", "round": 2, "variants": ["D", "E"], "build": "0123456789abcdef"}
+        (site / "boards/hero/board.json").write_text(json.dumps(manifest))
+        r = await client.post("/api/reload", json={"board": "hero"}, headers=AUTH)
+        assert r.status_code == 200
+        event = await asyncio.wait_for(sub.queue.get(), 5)
+        assert event["reload"] is True and event["build"] == "0123456789abcdef"
+        del manifest["build"]
+        (site / "boards/hero/board.json").write_text(json.dumps(manifest))
+        r = await client.post("/api/reload", json={"board": "hero"}, headers=AUTH)
+        assert r.status_code == 200
+        event = await asyncio.wait_for(sub.queue.get(), 5)
+        assert event["reload"] is True and "build" not in event
+    finally:
+        boards.unsubscribe(sub)
 
 
 @pytest.mark.parametrize(

@@ -39,6 +39,8 @@ SECRET_ENV = "PINUP_BOARD_SECRET"
 #: the page's scripts, inlined in this order (board.js first: the others use what it exposes)
 SCRIPTS = ("board.js", "layout.js", "pins.js", "tweaks.js", "items.js", "start.js")
 #: names the build or the server write in a board's folder; a variant may not take them
+#: stands in for the build id while the page is rendered; the id is a digest of that page (build_id)
+BUILD_PLACEHOLDER = "pinup-build-id-pending"
 RESERVED = {"index.html", "board.json", "results.html", "results.csv", "feedback.json", "feedback-pending.json"}
 
 
@@ -133,6 +135,7 @@ def render_board(board: Board, design: Any, options: Any) -> tuple[str, dict[str
         limits=limits,
         tweakables=[t.manifest() for t in tweaks],
         kinds={v.id: v.kind for v in board.spec.variants},
+        build=BUILD_PLACEHOLDER,
     )
     page = BoardPage(
         slug=board.slug,
@@ -153,7 +156,24 @@ def render_board(board: Board, design: Any, options: Any) -> tuple[str, dict[str
     )
     html = _env(options).get_template("board.html.j2").render(page=page, config=config.to_json_dict())
     manifest = {**board.spec.manifest(board.slug), "tweakables": [t.manifest() for t in tweaks]}
-    return html, copies, manifest
+    manifest["build"] = build = build_id(html, copies, manifest)
+    return html.replace(BUILD_PLACEHOLDER, build), copies, manifest
+
+
+def build_id(html: str, copies: dict[str, Path | str], manifest: dict[str, Any]) -> str:
+    """A digest of everything the built board shows: the page, its variant files and its manifest.
+
+    Why: a reload that names the build a page already shows changes nothing for that page, so the
+    page ignores it (an agent's `pinup build` reloads the board, and its own `reload_board` after it
+    must not reload the reviewer's tab a second time). The same sources always give the same id.
+    """
+    digest = hashlib.sha256(html.encode("utf-8"))
+    for rel in sorted(copies):
+        source = copies[rel]
+        digest.update(b"\0" + rel.encode("utf-8") + b"\0")
+        digest.update(source.encode("utf-8") if isinstance(source, str) else source.read_bytes())
+    digest.update(json.dumps(manifest, sort_keys=True).encode("utf-8"))
+    return digest.hexdigest()[:16]
 
 
 def render_index(boards: list[Board], design: Any, options: Any) -> str:

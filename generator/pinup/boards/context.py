@@ -49,6 +49,8 @@ class BoardConfig:
     tweakables: list[dict[str, Any]] = field(default_factory=list)
     #: variant id -> "html" | "image"
     kinds: dict[str, str] = field(default_factory=dict)
+    #: the digest of this build of the board (also in board.json as `build`); a reload naming it is a no-op
+    build: str = ""
 
     def to_json_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -111,7 +111,7 @@ def build(
     from pinup.serve.notify import running_server
 
     server = running_server(ws.out)
-    before = server.rounds() if server is not None else {}
+    before = server.boards() if server is not None else {}
     bar = _progress_bar(12)
     try:
         if bar is None:

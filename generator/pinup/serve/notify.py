@@ -2,7 +2,8 @@
 
 Why: the agent loop is "write the next round, `pinup build`"; the reviewer's open tab must then
 move to that round by itself. The build finds the server from `serve.json` in the output folder
-and sends the documented `POST /api/reload` for each board whose round changed.
+and sends the documented `POST /api/reload` for each board whose build changed (a new round, or
+new contents in the same round); a page already showing that build ignores it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pinup.serve import servefile
-from pinup.serve.workspace import board_rounds
+from pinup.serve.workspace import BuiltBoard, built_boards
 
 
 @dataclass(frozen=True)
@@ -21,16 +22,16 @@ class RunningServer:
     out: Path
     info: servefile.ServeInfo
 
-    def rounds(self) -> dict[str, int]:
-        return board_rounds(self.out)
+    def boards(self) -> dict[str, BuiltBoard]:
+        return built_boards(self.out)
 
-    def notify(self, before: dict[str, int]) -> str:
-        """Reload the boards whose round changed since `before`; returns the line to print."""
+    def notify(self, before: dict[str, BuiltBoard]) -> str:
+        """Reload the boards whose build changed since `before`; returns the line to print."""
         import httpx
 
-        changed = {slug: n for slug, n in self.rounds().items() if before.get(slug) != n}
+        changed = {slug: b.round for slug, b in self.boards().items() if before.get(slug) != b}
         if not changed:
-            return f"pinup serve ({self.info.base_url}): no board changed round; nothing to reload"
+            return f"pinup serve ({self.info.base_url}): no board changed; nothing to reload"
         done: list[str] = []
         for slug, round_ in sorted(changed.items()):
             try:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pinup.serve.workspace import Workspace, board_rounds, build
+from pinup.serve.workspace import Workspace, build, built_boards
 
 IGNORED_NAMES = {"__pycache__", "node_modules"}
 IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".tmp", ".part")
@@ -106,7 +106,7 @@ class Watcher:
         from pinup.build import BuildError
 
         started = time.perf_counter()
-        before = board_rounds(self.ws.out)
+        before = built_boards(self.ws.out)
         try:
             result: Any = build(self.ws)
         except BuildError as exc:
@@ -123,9 +123,10 @@ class Watcher:
         )
         if result.changed or self.boards.build_error is not None:  # nothing new: no page needs to hear of it
             self.boards.rebuilt(result.build_id, pages)
-        for slug, round_ in board_rounds(self.ws.out).items():
-            if before.get(slug) != round_:
-                self.boards.reload(slug)
+        for slug, now in built_boards(self.ws.out).items():
+            was = before.get(slug)
+            if was is None or was.round != now.round:  # same round: the `rebuilt` event covers it
+                self.boards.reload(slug, now.build)
 
     def _failed(self, message: str) -> None:
         self.say(f"SERVE_BUILD_ERROR: {message} (still serving the last good build)")

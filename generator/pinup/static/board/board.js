@@ -502,6 +502,9 @@
       live.buildError = true;
       return;
     }
+    /* a reload naming the build this page already shows changes nothing here (an agent's
+       `pinup build` reloads the board, and a reload_board after it must not reload it again) */
+    if (data.reload && data.build && data.build === cfg.build && !live.waiting && !live.seenRegenerating) { return; }
     /* a newer round in the manifest while the server still says "regenerating" is not ready yet */
     if (data.reload || (data.round && data.round > cfg.round && !pendingOf(data))) {
       newVersion("Round " + (data.round || "") + " is ready.");
