@@ -147,10 +147,25 @@ class FileLog:
             fsync_dir(path.parent)
 
     def names(self, prefix: str) -> list[str]:
-        base = self.root / prefix
-        if not base.is_dir():
-            return []
-        return sorted(str(p.relative_to(self.root)) for p in base.rglob("*.json") if not p.name.startswith("."))
+        """Every document under `prefix` (folders included), sorted; plain `os.scandir`, no pathlib."""
+        found: list[str] = []
+        folders = [prefix.rstrip("/")]
+        while folders:
+            folder = folders.pop()
+            try:
+                entries = os.scandir(f"{self._base}/{folder}" if folder else self._base)
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            with entries:
+                for entry in entries:
+                    if entry.name.startswith("."):
+                        continue
+                    name = f"{folder}/{entry.name}" if folder else entry.name
+                    if entry.is_dir(follow_symlinks=False):
+                        folders.append(name)
+                    elif entry.name.endswith(".json"):
+                        found.append(name)
+        return sorted(found)
 
 
 def _doc(payload: dict[str, Any]) -> bytes:
@@ -421,7 +436,7 @@ class Lifecycle:
         for board in {r["board"] for r in records}:
             wanted = {r["id"] for r in records if r["board"] == board}
             cited: dict[str, dict[str, Any] | None] = {}
-            for name in reversed(self.log.names(f"{board}/n/")):
+            for name in self._slots_newest_first(board):
                 doc = self._peek(name)
                 fid = doc.get("feedbackId") if doc else None
                 if doc is None or not isinstance(fid, str):
@@ -438,6 +453,27 @@ class Lifecycle:
         if adopted:
             self.log.settle([slot for slot, _doc in adopted.values() if slot is not None])
         return adopted
+
+    def _slots_newest_first(self, board: str) -> Iterator[str]:
+        """The board's slot names from the newest down, found without listing the log.
+
+        A board's slots are numbered 1..top with no holes: a writer takes numbers above every slot
+        it has seen and tries every name of its set (`take`). So the top is the cached next number
+        probed upward (one missing read when this process took the last slots), and the walk reads
+        down from it. Listing every slot instead made each batch cost as much as the board's history.
+        """
+        top = (self._next.get(board) or self._scan(board)) - 1
+        while self._exists(f"{board}/n/{top + 1:010d}.json"):
+            top += 1
+        self._next[board] = top + 1
+        for n in range(top, 0, -1):
+            yield f"{board}/n/{n:010d}.json"
+
+    def _exists(self, name: str) -> bool:
+        try:
+            return self.log.read(name) is not None
+        except ValueError:  # created, still being written
+            return True
 
     def _complete(self, board: str, doc: dict[str, Any]) -> bool:
         numbers = doc.get("items")

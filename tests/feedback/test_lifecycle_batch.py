@@ -194,3 +194,23 @@ def test_a_record_without_items_gets_a_numbers_document_of_its_own(tmp_path: Pat
     assert Lifecycle(store).number(rec) == {}
     doc = tmp_path / "_items" / "hero" / "f" / f"{rec['id']}.json"
     assert json.loads(doc.read_text())["items"] == {} and not (doc.parent.parent / "n").exists()
+
+
+def test_numbering_does_not_list_the_log_once_it_knows_the_board(tmp_path: Path, monkeypatch: Any) -> None:
+    """The server numbers each batch with a few reads, not a listing of every slot of the board
+    (which made each submission cost as much as the board's history); a writer that got ahead in
+    another process is still found, by probing upward from the cached number."""
+    store = FileStore(tmp_path)
+    life = Lifecycle(store)
+    listed: list[str] = []
+    real = FileLog.names
+    monkeypatch.setattr(FileLog, "names", lambda self, prefix: listed.append(prefix) or real(self, prefix))
+    for _ in range(30):
+        life.number(store.read(store.save(record())))
+    assert len(listed) == 1 and listed[0].endswith("/n/"), listed  # the first batch reads where the board is
+    other = Lifecycle(store)  # another process, numbering one record meanwhile
+    other.number(store.read(store.save(record())))
+    listed.clear()
+    mine = life.number(store.read(store.save(record())))
+    assert listed == []
+    assert min(mine.values()) == 63 and sorted(slot_numbers(tmp_path)) == list(range(1, 65))
