@@ -238,7 +238,10 @@ def build_server(feedback: Feedback) -> Any:
 
     @server.tool()
     async def reload_board(board: str | None = None) -> dict[str, Any]:
-        """Tell the running `pinup serve` that the next round is built: open boards reload themselves."""
+        """Tell the running `pinup serve` that the next round is built: open boards reload themselves.
+
+        `pinup build` already does this for a board whose build changed; a page that already shows
+        the built version ignores the reload, so calling both reloads the reviewer's tab once."""
         return await call(feedback.reload_board, board)
 
     @server.tool()

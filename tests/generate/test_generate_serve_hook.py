@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -161,3 +162,21 @@ def test_hook_options_reach_the_api(api_env: FakeOpenAI, workspace: Path, monkey
     assert [b["model"] for b in api_env.bodies()] == ["qwen2.5", "qwen2.5"]
     assert {r.headers["authorization"] for r in api_env.requests} == {"Bearer gw-serve"}
     assert states.reloaded == [BOARD]
+
+
+def test_the_reload_names_the_new_build(api_env: FakeOpenAI, workspace: Path) -> None:
+    """An open page that already shows the rebuilt board (it heard `rebuilt` first) stays put."""
+    site = workspace.parent / "site"
+
+    def rebuild() -> None:
+        manifest = {"board": BOARD, "round": 2, "variants": ["A", "B", "C"], "build": "00ff00ff00ff00ff"}
+        (site / "boards" / BOARD).mkdir(parents=True, exist_ok=True)
+        (site / "boards" / BOARD / "board.json").write_text(json.dumps(manifest))
+
+    hook = make_on_regenerate(workspace, site, rebuild=rebuild)
+    states = RecordingStates()
+    hook(regenerate_record(workspace), states)
+    for thread in hook.threads:
+        thread.join(timeout=60)
+    assert states.reloaded == [BOARD]
+    assert states.events[-1]["reload"] is True and states.events[-1]["build"] == "00ff00ff00ff00ff"

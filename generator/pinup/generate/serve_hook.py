@@ -5,7 +5,8 @@ feedback app calls `on_regenerate(record, boards)` after the request is stored;
 this starts a background thread that runs the same `run_generation` as the CLI,
 streams "generating variant k of n" over SSE (`boards.publish`), rebuilds the
 site with the `rebuild` callable `pinup serve` passes in, and calls
-`boards.reload(board)` so the open page refreshes itself. On
+`boards.reload(board, build)` so the open page refreshes itself (once: the
+build's digest tells a page that already shows it to stay). On
 failure it publishes `{"error": message}` (the board shows it with a retry
 button); the stored feedback is untouched, so nothing collected is lost.
 """
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pinup.boards.built import built_boards
 from pinup.generate.client import ClientOptions, GenerationError
 
 RegenerateHook = Callable[[dict[str, Any], Any], None]
@@ -128,7 +130,8 @@ class Regenerator:
                     "build",
                     f"round {result.round} was written but the site build failed ({exc}); fix it and run `pinup build`",
                 ) from None
-            boards.reload(board)
+            built = built_boards(self.site_out).get(board)
+            boards.reload(board, built.build if built is not None else None)
         except GenerationError as exc:
             self._fail(boards, board, exc.message)
         except Exception as exc:  # noqa: BLE001 - any failure must reach the reviewer, not kill serve

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from pinup.boards.built import BuiltBoard, built_boards
 from pinup.serve import servefile
-from pinup.serve.workspace import BuiltBoard, built_boards
 
 
 @dataclass(frozen=True)

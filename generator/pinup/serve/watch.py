@@ -18,7 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pinup.serve.workspace import Workspace, build, built_boards
+from pinup.boards.built import built_boards
+from pinup.serve.workspace import Workspace, build
 
 IGNORED_NAMES = {"__pycache__", "node_modules"}
 IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".tmp", ".part")

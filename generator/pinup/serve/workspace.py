@@ -5,14 +5,12 @@ Paths (where the workspace, its site and its store are) live in `pinup.workspace
 
 from __future__ import annotations
 
-import json
 import threading
 from pathlib import Path
-from typing import NamedTuple
 
 from pinup.workspace import BUILD_MANIFEST, Workspace, resolve
 
-__all__ = ["Workspace", "BuiltBoard", "built_boards", "board_slugs", "build", "needs_build", "resolve"]
+__all__ = ["Workspace", "board_slugs", "build", "needs_build", "resolve"]
 
 #: the watcher, `serve --generate` and start-up build the same folder: never two at once
 _BUILD_LOCK = threading.Lock()
@@ -53,23 +51,3 @@ def board_slugs(ws: Workspace) -> list[str]:
     if not root.is_dir():
         return []
     return sorted(p.name for p in root.iterdir() if (p / "board.json").is_file())
-
-
-class BuiltBoard(NamedTuple):
-    """A built board as its board.json tells it: the round, and the digest of what the page shows."""
-
-    round: int
-    build: str | None
-
-
-def built_boards(out: Path) -> dict[str, BuiltBoard]:
-    """slug -> round and build of every built board: a changed build means "reload its pages"."""
-    boards: dict[str, BuiltBoard] = {}
-    for manifest in sorted((out / "boards").glob("*/board.json")):
-        try:
-            data = json.loads(manifest.read_text(encoding="utf-8"))
-            build = data.get("build")
-            boards[manifest.parent.name] = BuiltBoard(int(data["round"]), build if isinstance(build, str) else None)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            continue
-    return boards
