@@ -459,12 +459,15 @@ class Lifecycle:
 
         A board's slots are numbered 1..top with no holes: a writer takes numbers above every slot
         it has seen and tries every name of its set (`take`). So the top is the cached next number
-        probed upward (one missing read when this process took the last slots), and the walk reads
-        down from it. Listing every slot instead made each batch cost as much as the board's history.
+        probed upward (one missing read when this process took the last slots; a listing when it is
+        far behind, as a warm Lambda can be), and the walk reads down from it. Listing every slot instead made each batch cost as much as the board's history.
         """
         top = (self._next.get(board) or self._scan(board)) - 1
+        probes = 0
         while self._exists(f"{board}/n/{top + 1:010d}.json"):
-            top += 1
+            top, probes = top + 1, probes + 1
+            if probes == 8:  # far behind (other processes numbered a lot): one listing jumps ahead
+                top = max(top, self._scan(board) - 1)
         self._next[board] = top + 1
         for n in range(top, 0, -1):
             yield f"{board}/n/{n:010d}.json"

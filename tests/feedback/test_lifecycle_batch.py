@@ -214,3 +214,17 @@ def test_numbering_does_not_list_the_log_once_it_knows_the_board(tmp_path: Path,
     mine = life.number(store.read(store.save(record())))
     assert listed == []
     assert min(mine.values()) == 63 and sorted(slot_numbers(tmp_path)) == list(range(1, 65))
+
+
+def test_a_cache_far_behind_jumps_ahead_with_one_listing(tmp_path: Path, monkeypatch: Any) -> None:
+    """A warm process (a Lambda) whose cached number is far behind does not probe slot by slot."""
+    store = FileStore(tmp_path)
+    ours, theirs = Lifecycle(store), Lifecycle(store)
+    ours.number(store.read(store.save(record())))
+    for _ in range(20):
+        theirs.number(store.read(store.save(record())))
+    reads: list[str] = []
+    real = FileLog.read
+    monkeypatch.setattr(FileLog, "read", lambda self, name: reads.append(name) or real(self, name))
+    assert min(ours.number(store.read(store.save(record()))).values()) == 43
+    assert len([name for name in reads if "/n/" in name]) < 16, reads
