@@ -3,13 +3,33 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import serve_process
 from serve_process import EXAMPLE, PINUP, Served
 
 __all__ = ["EXAMPLE", "PINUP", "Served"]
+
+
+def rebuild(served: Served) -> subprocess.CompletedProcess[str]:
+    """`pinup build` of the served workspace into its site, as an agent runs it between rounds
+    (it tells the running server, which reloads the boards whose build changed)."""
+    proc = subprocess.run(
+        [*PINUP, "build", str(served.src), "--out", str(served.site)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def post_reload(served: Served, board: str) -> None:
+    """The documented `POST /api/reload`, with the token from serve.json (what `reload_board` sends)."""
+    token = json.loads((served.site / "serve.json").read_text())["token"]
+    r = httpx.post(f"{served.base}/api/reload", json={"board": board}, headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200, r.text
 
 
 def copy_workspace(dest: Path) -> Path:

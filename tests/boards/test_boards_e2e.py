@@ -9,9 +9,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
-from boards_helpers import Served, start_serve, wait_until
+from boards_helpers import Served, post_reload, rebuild, start_serve, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -225,18 +224,8 @@ def next_round(served: Served, round_no: int) -> None:
         f"  - id: B\n    label: New B\n    file: round-{round_no}/variants/b.html\n"
         f"history:\n  - round: {round_no - 1}\n    variants: []\n"
     )
-    proc = subprocess.run(
-        [sys.executable, "-m", "pinup", "build", str(served.src), "--out", str(served.site)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stderr
-    info = json.loads((served.site / "serve.json").read_text())
-    r = httpx.post(
-        f"{served.base}/api/reload", json={"board": BOARD}, headers={"Authorization": f"Bearer {info['token']}"}
-    )
-    assert r.status_code == 200, r.text
+    rebuild(served)  # reloads the board: its round changed
+    post_reload(served, BOARD)  # and the agent's own reload_board, which the page already on round 2 ignores
 
 
 @pytest.fixture()
@@ -290,14 +279,6 @@ window.EventSource.CONNECTING = 0; window.EventSource.OPEN = 1; window.EventSour
 """
 
 
-def post_reload(served: Served) -> None:
-    info = json.loads((served.site / "serve.json").read_text())
-    r = httpx.post(
-        f"{served.base}/api/reload", json={"board": BOARD}, headers={"Authorization": f"Bearer {info['token']}"}
-    )
-    assert r.status_code == 200, r.text
-
-
 def test_a_reload_for_the_build_on_screen_keeps_the_page(page, served_unwatched: Served) -> None:  # type: ignore[no-untyped-def]
     """An agent's own reload after `pinup build` (which reloaded already) leaves the tab alone; new contents do not."""
     served = served_unwatched
@@ -307,7 +288,7 @@ def test_a_reload_for_the_build_on_screen_keeps_the_page(page, served_unwatched:
     build = json.loads((served.site / "boards" / BOARD / "board.json").read_text())["build"]
     assert page.evaluate("JSON.parse(document.querySelector('#board-config').textContent).build") == build
     page.evaluate("window.__kept = true")
-    post_reload(served)  # nothing was rebuilt: the page already shows this build
+    post_reload(served, BOARD)  # nothing was rebuilt: the page already shows this build
     page.wait_for_function("() => window.__events.some(e => e.reload)")
     assert [e.get("build") for e in page.evaluate("window.__events") if e.get("reload")] == [build]
     page.wait_for_timeout(600)  # the page would reload 150 ms after a reload it took
@@ -316,14 +297,7 @@ def test_a_reload_for_the_build_on_screen_keeps_the_page(page, served_unwatched:
     # new contents in the same round: a new build, and `pinup build` reloads the page itself
     variant = served.src / "boards" / BOARD / "variants" / "a-capture-first.html"
     variant.write_text(variant.read_text().replace("</body>", "<p id=fresh>fresh</p></body>"))
-    proc = subprocess.run(
-        [sys.executable, "-m", "pinup", "build", str(served.src), "--out", str(served.site)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert f"reloaded {BOARD} (round 1)" in proc.stderr
+    assert f"reloaded {BOARD} (round 1)" in rebuild(served).stderr
     page.wait_for_function("() => window.__kept === undefined", timeout=20000)
     assert page.evaluate("JSON.parse(document.querySelector('#board-config').textContent).build") != build
     assert page.frame_locator("#variant-A iframe").locator("#fresh").count() == 1

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import httpx
 import pytest
-from boards_helpers import PINUP, Served, wait_until
+from boards_helpers import PINUP, Served, post_reload, rebuild, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -134,20 +133,8 @@ def test_pins_tweaks_submitted_and_shown_next_round_with_reopen(page, served: Se
     board_yaml.write_text(
         board_yaml.read_text().replace("round: 1", "round: 2") + "history:\n  - round: 1\n    variants: []\n"
     )
-    built = subprocess.run(
-        [sys.executable, "-m", "pinup", "build", str(served.src), "--out", str(served.site)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert built.returncode == 0, built.stderr
-    token = json.loads((served.site / "serve.json").read_text())["token"]
-    assert (
-        httpx.post(
-            f"{served.base}/api/reload", json={"board": BOARD}, headers={"Authorization": f"Bearer {token}"}
-        ).status_code
-        == 200
-    )
+    rebuild(served)
+    post_reload(served, BOARD)
     page.wait_for_function("() => document.body.dataset.round === '2'", timeout=20000)
     page.wait_for_selector("#earlier-items:not([hidden])")
     row = page.locator(f"#earlier-list li[data-item='{pin_item['n']}']")
