@@ -38,10 +38,17 @@ class ClientHasher:
 
     def __init__(self, salt: str | None) -> None:
         self._salt = salt.encode() if salt else os.urandom(32)
+        self._known: dict[str | None, str] = {}
 
     def __call__(self, address: str | None) -> str:
-        # one-shot C HMAC: hmac.new builds a Python HMAC object, which cost more than the hash
-        return hmac.digest(self._salt, (address or "-").encode(), "sha256").hex()[:16]
+        """Remembered per address (at most 4,096): OpenSSL's HMAC lets go of the GIL, and the
+        event loop then waits for the store's threads to hand it back, on every request."""
+        known = self._known.get(address)
+        if known is None:
+            if len(self._known) >= 4096:
+                self._known.clear()
+            known = self._known[address] = hmac.digest(self._salt, (address or "-").encode(), "sha256").hex()[:16]
+        return known
 
 
 def client_address(scope: Scope) -> str | None:

@@ -37,3 +37,41 @@ def test_what_json_spells_its_own_way_goes_to_json() -> None:
     }
     assert encode(record) == reference(record)
     assert encode({"a": {"b": [1, {"c": []}, {}]}}) == reference({"a": {"b": [1, {"c": []}, {}]}})
+
+
+def test_new_ids_are_random_uuid4_hex_and_a_forked_child_never_repeats_them() -> None:
+    """Ids come from a pool of os.urandom bytes (no syscall per request); a fork empties it."""
+    import os
+    import uuid
+
+    from pinup_feedback.store.base import new_id
+
+    ids = [new_id() for _ in range(5000)]  # more than one 4 KiB draw
+    assert len(set(ids)) == len(ids)
+    for value in ids[:300]:
+        parsed = uuid.UUID(value)
+        assert parsed.hex == value and parsed.version == 4 and parsed.variant == uuid.RFC_4122
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: the parent's unused bytes must not come out here
+        os.write(write, "".join(new_id() for _ in range(4)).encode())
+        os._exit(0)
+    os.waitpid(pid, 0)
+    os.close(write)
+    child = os.read(read, 4096).decode()
+    os.close(read)
+    parent = "".join(new_id() for _ in range(4))
+    assert len(child) == 128 and child != parent
+
+
+def test_client_hashes_are_remembered_per_address_and_the_memory_is_bounded() -> None:
+    from pinup_feedback.logs import ClientHasher
+
+    hasher = ClientHasher("salt")
+    first = hasher("127.0.0.1")
+    assert hasher("127.0.0.1") == first and hasher("10.0.0.1") != first and len(first) == 16
+    assert ClientHasher("other salt")("127.0.0.1") != first
+    for i in range(5000):
+        hasher(f"10.1.{i // 256}.{i % 256}")
+    assert len(hasher._known) <= 4096
+    assert hasher("127.0.0.1") == first  # forgotten and computed again: the same hash
