@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 
 TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
@@ -222,6 +223,7 @@ def _clamp255(x: int) -> int:
     return max(0, min(255, x))
 
 
+@lru_cache(maxsize=4096)  # a site's pages compare the same few colours hundreds of times
 def luminance(r: int, g: int, b: int) -> float:
     """WCAG 2.0 relative luminance (old 0.03928 threshold), from 8-bit channels."""
 

@@ -121,11 +121,52 @@ def prose_colors(model: Model, lines: list[str], body_start: int) -> list[RawFin
     hex value that differs from that token's value: the prose and the tokens disagree."""
     if not model.colors:
         return []
-    patterns = [(name, _name_pattern(name)) for name in model.colors if len(name) >= 3]
     findings: list[RawFinding] = []
+    for offset, hex_text, name in _prose_candidates(tuple(model.colors), lines[body_start:]):
+        written = parse_css_color(hex_text)
+        token = model.colors[name]
+        if written is None or written.hex[:7] == token.hex[:7]:
+            continue
+        findings.append(
+            RawFinding(
+                "warning",
+                f"colors.{name}",
+                f"The prose gives {hex_text} for '{name}', but the token is {token.hex}.",
+                line=body_start + offset + 1,
+            )
+        )
+    return findings
+
+
+#: (colour names, the prose) -> what `_scan_prose` found there. Editing a token changes neither,
+#: so a file linted again as it is edited (`pinup serve`) skips the scan. Bounded: the last few
+#: pairs, prose up to `_PROSE_KEPT_CHARS` (lines hold no line break, so joined they are one key)
+_PROSE_SCANS: dict[tuple[tuple[str, ...], str], list[tuple[int, str, str]]] = {}
+_PROSE_SCANS_KEPT = 32
+_PROSE_KEPT_CHARS = 256 * 1024
+
+
+def _prose_candidates(names: tuple[str, ...], prose: list[str]) -> list[tuple[int, str, str]]:
+    """`_scan_prose(names, prose)`, remembered for the last few (names, prose) pairs."""
+    key = (names, "\n".join(prose))
+    if len(key[1]) > _PROSE_KEPT_CHARS:
+        return _scan_prose(names, prose)
+    found = _PROSE_SCANS.get(key)
+    if found is None:
+        found = _scan_prose(names, prose)
+        if len(_PROSE_SCANS) >= _PROSE_SCANS_KEPT:
+            del _PROSE_SCANS[next(iter(_PROSE_SCANS))]
+        _PROSE_SCANS[key] = found
+    return found
+
+
+def _scan_prose(names: tuple[str, ...], prose: list[str]) -> list[tuple[int, str, str]]:
+    """Each prose line (outside code fences) with exactly one hex value and exactly one colour name:
+    (its index in `prose`, the hex value as written, the name)."""
+    patterns = [(name, _name_pattern(name)) for name in names if len(name) >= 3]
+    found: list[tuple[int, str, str]] = []
     in_fence = False
-    for index in range(body_start, len(lines)):
-        text = lines[index]
+    for index, text in enumerate(prose):
         if _FENCE_LINE.match(text):
             in_fence = not in_fence
             continue
@@ -137,22 +178,9 @@ def prose_colors(model: Model, lines: list[str], body_start: int) -> list[RawFin
         named = [name for name, pattern in patterns if pattern.search(text)]
         # prefer the longest names: "on-primary" also matches "primary"
         named = [n for n in named if not any(n != m and n in m for m in named)]
-        if len(named) != 1:
-            continue
-        name = named[0]
-        written = parse_css_color(hexes[0])
-        token = model.colors[name]
-        if written is None or written.hex[:7] == token.hex[:7]:
-            continue
-        findings.append(
-            RawFinding(
-                "warning",
-                f"colors.{name}",
-                f"The prose gives {hexes[0]} for '{name}', but the token is {token.hex}.",
-                line=index + 1,
-            )
-        )
-    return findings
+        if len(named) == 1:
+            found.append((index, hexes[0], named[0]))
+    return found
 
 
 def on_color_contrast(model: Model) -> list[RawFinding]:

@@ -32,6 +32,13 @@ def js_parse_int(text: str, base: int = 10) -> int | float:
 
 def js_number(value: float | int) -> str:
     """`String(value)` in JavaScript: `16` not `16.0`, `1e-7`, `1e+21`, `-0` -> `0`."""
+    if type(value) is float:  # the usual case, without taking the digits apart
+        magnitude = abs(value)
+        if value.is_integer():
+            if magnitude < 2**53:  # exact, and JavaScript prints every digit
+                return str(int(value))
+        elif 1e-4 <= magnitude < 1e16:
+            return repr(value)  # the shortest digits, unexponented in Python and JavaScript alike
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):

@@ -157,7 +157,7 @@ def parse_document(text: str) -> ParsedDocument:
         blocks.append(("frontmatter", yaml_text, 1))
         md_lines = [""] * (close + 1) + lines[close + 1 :]
         doc.body_start = close + 1
-    scanned = scan_simple(md_lines)
+    scanned = _scan_simple_remembered(md_lines)
     if scanned is None:
         scanned = scan_markdown(md_lines)
     fences, headings = scanned
@@ -281,6 +281,28 @@ def scan_simple(md_lines: list[str]) -> tuple[list[Fence], list[HeadingSpan]] | 
         previous_blank = False
         index += 1
     return fences, headings
+
+
+#: `scan_simple`'s answers by the text it scanned (the front matter blanked out), for the last few
+#: texts up to `_SCANS_KEPT_CHARS`: a document linted again after a token edit (`pinup serve`)
+#: has the same body, so its prose is scanned once. Lines hold no line break: joined, one key.
+_SCANS: dict[str, tuple[list[Fence], list[HeadingSpan]] | None] = {}
+_SCANS_KEPT = 32
+_SCANS_KEPT_CHARS = 256 * 1024
+
+
+def _scan_simple_remembered(md_lines: list[str]) -> tuple[list[Fence], list[HeadingSpan]] | None:
+    """`scan_simple(md_lines)`; callers only read the lists it returns."""
+    key = "\n".join(md_lines)
+    if len(key) > _SCANS_KEPT_CHARS:
+        return scan_simple(md_lines)
+    if key in _SCANS:
+        return _SCANS[key]
+    found = scan_simple(md_lines)
+    if len(_SCANS) >= _SCANS_KEPT:
+        del _SCANS[next(iter(_SCANS))]  # the oldest
+    _SCANS[key] = found
+    return found
 
 
 def _lone_cr_endings(text: str) -> list[str] | None:

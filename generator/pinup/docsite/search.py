@@ -27,19 +27,40 @@ def _prose_entries(src: Sources) -> list[SearchEntry]:
     """One entry per paragraph/list item of the prose, under its page and nearest heading anchor."""
     entries: list[SearchEntry] = []
     for section in src.design.sections:
-        page = SECTION_PAGES.get(section.canonical or "", "extras")
-        anchor = "" if section.canonical else "section-" + slugify(section.heading)
-        entries.append(SearchEntry(section.heading, page, anchor, "section", ""))
-        heading_anchor = anchor
-        tokens = src.cache.tokens(section.body)
-        for i, tok in enumerate(tokens):
-            if tok.type == "heading_open" and i + 1 < len(tokens):
-                heading_anchor = "h-" + slugify(tokens[i + 1].content or "section")
-            if tok.type != "inline" or not tok.content.strip():
-                continue
-            text = _WS.sub(" ", "".join(c.content for c in tok.children or [] if c.type in ("text", "code_inline")))
-            if len(text) > 20:
-                entries.append(SearchEntry(section.heading, page, heading_anchor, "prose", text[:300]))
+        key = (src.allow_html, section.heading, section.canonical, section.body)
+        found = _SECTION_ENTRIES.get(key)
+        if found is None:
+            found = _section_entries(src, section.heading, section.canonical, section.body)
+            if len(_SECTION_ENTRIES) >= _SECTION_ENTRIES_MAX:
+                del _SECTION_ENTRIES[next(iter(_SECTION_ENTRIES))]  # the oldest
+            _SECTION_ENTRIES[key] = found
+        entries.extend(SearchEntry(*fields) for fields in found)
+    return entries
+
+
+#: a section's search entries (as fields) by (allow_html, heading, canonical name, body), for the
+#: life of the process: a rebuild after a token edit (`pinup serve`) walks no unchanged prose again
+_SECTION_ENTRIES: dict[tuple[bool, str, str | None, str], list[tuple[str, str, str, str, str]]] = {}
+_SECTION_ENTRIES_MAX = 2048
+
+
+def _section_entries(
+    src: Sources, heading: str, canonical: str | None, body: str
+) -> list[tuple[str, str, str, str, str]]:
+    """The fields of one section's entries: the section itself, then its paragraphs and list items."""
+    page = SECTION_PAGES.get(canonical or "", "extras")
+    anchor = "" if canonical else "section-" + slugify(heading)
+    entries = [(heading, page, anchor, "section", "")]
+    heading_anchor = anchor
+    tokens = src.cache.tokens(body)
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and i + 1 < len(tokens):
+            heading_anchor = "h-" + slugify(tokens[i + 1].content or "section")
+        if tok.type != "inline" or not tok.content.strip():
+            continue
+        text = _WS.sub(" ", "".join(c.content for c in tok.children or [] if c.type in ("text", "code_inline")))
+        if len(text) > 20:
+            entries.append((heading, page, heading_anchor, "prose", text[:300]))
     return entries
 
 

@@ -332,6 +332,8 @@ def _kebab(name: str) -> str:
 
 def _stack(family: str) -> list[str]:
     """Split a CSS font stack on top-level commas, unquoting names: `"A B", serif` -> ["A B", "serif"]."""
+    if '"' not in family and "'" not in family:  # the usual case: no quoted names
+        return [name for name in (part.strip() for part in family.split(",")) if name]
     out: list[str] = []
     current: list[str] = []
     quote = ""
@@ -366,6 +368,8 @@ def _tokens(node: dict[str, Any], prefix: tuple[str, ...] = ()) -> dict[tuple[st
 def _aliases(value: Any) -> list[str]:
     """The alias targets inside a `$value` (itself, or a typography member)."""
     if isinstance(value, str):
+        if value[:1] != "{":  # most values are no alias
+            return []
         match = _REF.fullmatch(value)
         return [match.group(1)] if match else []
     if isinstance(value, dict):
@@ -384,8 +388,13 @@ def drop_dangling(tree: dict[str, Any], warnings: list[str]) -> None:
         bad: list[tuple[tuple[str, ...], str]] = []
         for path, token in tokens.items():
             for target in _aliases(token["$value"]):
-                seen = {path}
                 probe = tuple(target.split("."))
+                found = tokens.get(probe)
+                if found is not None and probe != path:
+                    value = found["$value"]
+                    if not isinstance(value, str) or not _aliases(value):
+                        continue  # the usual alias: straight at a token with a value of its own
+                seen = {path}
                 while probe in tokens and probe not in seen:
                     seen.add(probe)
                     nxt = _aliases(tokens[probe]["$value"])

@@ -1,0 +1,103 @@
+"""What the linter remembers between lints of the same file in one process gives the same findings.
+
+`pinup serve` lints a DESIGN.md again after every edit, and an edit usually changes one token and
+no prose, so the prose colour scan (`extended._prose_candidates`) and the Markdown structure scan
+(`parser._scan_simple_remembered`) keep their answers by the text they read. Each test lints one
+version (filling the memo), then another that must come out as a fresh lint says: if a memo
+answered for the wrong text, or kept line numbers after the front matter grew, a test fails.
+"""
+
+from __future__ import annotations
+
+from pinup.designmd import extended, parser
+from pinup.designmd.lint import lint_text
+
+DOC = """---
+name: Memo
+colors:
+  primary: "{primary}"
+  accent: "#445566"
+{extra}---
+
+## Colors
+
+The primary colour is {prose} and is used for buttons.
+
+```
+primary is #999999 inside a fence: not prose
+```
+
+## {heading}
+
+Accent is #445566 here.
+"""
+
+
+def _doc(primary: str = "#112233", prose: str = "#112233", heading: str = "Overview", extra: str = "") -> str:
+    return DOC.format(primary=primary, prose=prose, heading=heading, extra=extra)
+
+
+def _prose(text: str) -> list[tuple[int | None, str | None, str]]:
+    report = lint_text(text, extended=True)
+    return [(f.line, f.path, f.message) for f in report.findings if f.rule == "prose-color-mismatch"]
+
+
+def _fresh_prose(text: str) -> list[tuple[int | None, str | None, str]]:
+    extended._PROSE_SCANS.clear()
+    parser._SCANS.clear()
+    return _prose(text)
+
+
+def test_a_token_edit_with_the_same_prose_is_checked_against_the_new_value() -> None:
+    assert _fresh_prose(_doc()) == []
+    changed = _doc(primary="#aabbcc")
+    found = _prose(changed)  # the prose scan is remembered; the token is new
+    assert found == [(10, "colors.primary", "The prose gives #112233 for 'primary', but the token is #aabbcc.")]
+    assert found == _fresh_prose(changed)
+    assert _prose(_doc()) == []  # and back
+
+
+def test_a_prose_edit_is_scanned_again() -> None:
+    assert _fresh_prose(_doc(primary="#aabbcc")) != []
+    assert _prose(_doc(primary="#aabbcc", prose="#AABBCC")) == []
+    assert _prose(_doc(primary="#aabbcc", prose="#aabbcd")) == [
+        (10, "colors.primary", "The prose gives #aabbcd for 'primary', but the token is #aabbcc.")
+    ]
+
+
+def test_renamed_colours_are_looked_for_again() -> None:
+    text = _doc(primary="#aabbcc")
+    assert _fresh_prose(text) != []
+    renamed = text.replace("  primary:", "  brand:")
+    assert _prose(renamed) == [] == _fresh_prose(renamed)
+
+
+def test_findings_follow_the_prose_when_the_front_matter_grows() -> None:
+    assert _fresh_prose(_doc(primary="#aabbcc"))[0][0] == 10
+    longer = _doc(primary="#aabbcc", extra="description: one more line\n")
+    assert _prose(longer)[0][0] == 11
+    assert _prose(longer) == _fresh_prose(longer)
+
+
+def test_sections_and_their_lines_follow_the_body() -> None:
+    def sections(text: str) -> list[tuple[str, int]]:
+        return [(s.heading, s.line) for s in lint_text(text, extended=True).design.sections]
+
+    parser._SCANS.clear()
+    assert sections(_doc()) == [("Colors", 8), ("Overview", 16)]
+    assert sections(_doc(primary="#aabbcc")) == [("Colors", 8), ("Overview", 16)]
+    assert sections(_doc(heading="Layout")) == [("Colors", 8), ("Layout", 16)]
+    assert sections(_doc(extra="description: more\n")) == [("Colors", 9), ("Overview", 17)]
+
+
+def test_the_memos_stay_bounded() -> None:
+    extended._PROSE_SCANS.clear()
+    parser._SCANS.clear()
+    for index in range(extended._PROSE_SCANS_KEPT + 10):
+        _prose(_doc(prose=f"#{index:06x}"))
+    assert len(extended._PROSE_SCANS) == extended._PROSE_SCANS_KEPT
+    assert len(parser._SCANS) <= parser._SCANS_KEPT
+    huge = _doc(heading="Overview\n\n" + "Long prose line.\n" * (extended._PROSE_KEPT_CHARS // 16))
+    before = dict(extended._PROSE_SCANS)
+    assert _prose(huge) == []
+    assert extended._PROSE_SCANS == before  # too long to keep: scanned, not remembered
