@@ -191,12 +191,19 @@ def write_gallery(
         from pinup.templating import PACKAGE_TEMPLATES, environment
 
         with writer.group("gallery-index", index_key.hexdigest()):
-            writer.write_text("assets/theme.css", cached(b"", "gallery-theme", _index_theme))
+            code = code_fingerprint()
+            if code not in _INDEX_THEMES:  # a rebuild in this process: no need to load it again
+                _INDEX_THEMES[code] = cached(b"", "gallery-theme", _index_theme)
+            writer.write_text("assets/theme.css", _INDEX_THEMES[code])
             for name in STATIC_ASSETS:
                 writer.write_bytes(f"assets/{name}", static_asset(name))
             index = environment("gallery", str(PACKAGE_TEMPLATES / "gallery")).get_template("index.html")
             writer.write_text("index.html", index.render(brands=cards_list))
     return cards_list
+
+
+#: pinup's code fingerprint -> the index page's theme, in this process
+_INDEX_THEMES: dict[str, str] = {}
 
 
 def _index_theme() -> str:

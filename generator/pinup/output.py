@@ -312,7 +312,8 @@ class OutputWriter:
         if folder not in self._made:
             os.makedirs(folder, exist_ok=True)
             self._made.add(folder)
-        st = _create_new(target, data)
+        # a file the previous build wrote is most likely still there: replace it straight away
+        st = None if name in self._previous else _create_new(target, data)
         if st is None:  # replace an existing file by rename: its readers never see half of the new one
             tmp = f"{folder}/.{base}.{os.getpid()}.{threading.get_ident()}.tmp"
             st = _write_file(tmp, data)

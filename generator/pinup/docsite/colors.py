@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pinup.designmd.colors import rgb_contrast as contrast
@@ -107,20 +108,31 @@ def prose_items(markdown: str, tokens: list[Any] | None = None) -> list[tuple[st
     return items
 
 
+@lru_cache(maxsize=4096)  # the same names and labels on every build of a site
 def _norm(text: str) -> str:
     text = re.sub(r"\(.*?\)", "", text.lower())
     return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
 
 
-def color_roles(markdown: str, colors: dict[str, Color], tokens: list[Any] | None = None) -> dict[str, str]:
-    """Token name -> the sentence of the prose that describes it (best match first)."""
-    items: list[tuple[list[str], str, str, set[str], str]] = []
-    for label, text, spans in prose_items(markdown, tokens):
-        body = _LEAD_VALUE.sub("", text.lstrip(":—–- ")).lstrip(":—–- ").strip()
-        if body:
-            norm_label = _norm(label)
-            labels = [_norm(part) for part in re.split(r"\band\b|,|/", norm_label)] if label else []
-            items.append((labels, f" {norm_label} ", (label + " " + text).lower(), set(spans), body))
+def color_roles(
+    markdown: str, colors: dict[str, Color], tokens: list[Any] | None = None, *, allow_html: bool | None = None
+) -> dict[str, str]:
+    """Token name -> the sentence of the prose that describes it (best match first).
+
+    `allow_html`: the parser setting `tokens` come from; when given, what the prose says is
+    remembered by (setting, prose), so a token edit does not read unchanged prose again.
+    """
+    if allow_html is None:
+        items = _role_items(markdown, tokens)
+    else:
+        key = (allow_html, markdown)
+        found = _ROLE_ITEMS.get(key)
+        if found is None:
+            found = _role_items(markdown, tokens)
+            if len(_ROLE_ITEMS) >= _ROLE_ITEMS_MAX:
+                del _ROLE_ITEMS[next(iter(_ROLE_ITEMS))]  # the oldest
+            _ROLE_ITEMS[key] = found
+        items = found
     roles: dict[str, str] = {}
     for name, color in colors.items():
         want = _norm(name.replace("-", " "))
@@ -145,6 +157,24 @@ def color_roles(markdown: str, colors: dict[str, Color], tokens: list[Any] | Non
         if best:
             roles[name] = best[1][:280]
     return roles
+
+
+_RoleItem = tuple[list[str], str, str, set[str], str]
+#: `_role_items` by (allow_html, Colors prose), for the life of the process (readers never change them)
+_ROLE_ITEMS: dict[tuple[bool, str], list[_RoleItem]] = {}
+_ROLE_ITEMS_MAX = 256
+
+
+def _role_items(markdown: str, tokens: list[Any] | None) -> list[_RoleItem]:
+    """Each prose item with a description: (its labels, its padded label, its text, its code spans, the description)."""
+    items: list[_RoleItem] = []
+    for label, text, spans in prose_items(markdown, tokens):
+        body = _LEAD_VALUE.sub("", text.lstrip(":—–- ")).lstrip(":—–- ").strip()
+        if body:
+            norm_label = _norm(label)
+            labels = [_norm(part) for part in re.split(r"\band\b|,|/", norm_label)] if label else []
+            items.append((labels, f" {norm_label} ", (label + " " + text).lower(), set(spans), body))
+    return items
 
 
 # --- contrast -------------------------------------------------------------------------------
@@ -280,7 +310,9 @@ def _swatch(name: str, color: Color, role: str, line: int | None) -> Swatch:
 def build_colors(src: Sources) -> ColorsPage:
     design = src.design
     prose = src.section_markdown("Colors")
-    roles = color_roles(prose, design.colors, src.cache.tokens(prose)) if prose.strip() else {}
+    roles = (
+        color_roles(prose, design.colors, src.cache.tokens(prose), allow_html=src.allow_html) if prose.strip() else {}
+    )
     light: list[Swatch] = []
     dark: list[Swatch] = []
     rgb: dict[str, tuple[int, int, int]] = {}

@@ -183,8 +183,32 @@ def _field_declarations(props: dict[str, Any], label: str, colors: dict[str, Any
     return decl
 
 
-def component_usage(markdown: str, names: list[str], tokens: list[Any] | None = None) -> dict[str, str]:
-    """Base component -> the sentence(s) of the Components prose that describe it."""
+def component_usage(
+    markdown: str, names: list[str], tokens: list[Any] | None = None, *, allow_html: bool | None = None
+) -> dict[str, str]:
+    """Base component -> the sentence(s) of the Components prose that describe it.
+
+    `allow_html`: the parser setting `tokens` come from; when given, the answer is remembered
+    by (setting, prose, names), so a token edit does not read unchanged prose again.
+    """
+    if allow_html is None:
+        return _usage(markdown, names, tokens)
+    key = (allow_html, markdown, tuple(names))
+    found = _USAGE.get(key)
+    if found is None:
+        found = _usage(markdown, names, tokens)
+        if len(_USAGE) >= _USAGE_MAX:
+            del _USAGE[next(iter(_USAGE))]  # the oldest
+        _USAGE[key] = found
+    return dict(found)
+
+
+#: `_usage` by (allow_html, Components prose, base names), for the life of the process
+_USAGE: dict[tuple[bool, str, tuple[str, ...]], dict[str, str]] = {}
+_USAGE_MAX = 256
+
+
+def _usage(markdown: str, names: list[str], tokens: list[Any] | None) -> dict[str, str]:
     items = prose_items(markdown, tokens)
     found: dict[str, str] = {}
     for name in names:
@@ -262,7 +286,7 @@ def build_components(src: Sources, theme: Theme | None = None) -> ComponentsPage
     groups: list[ComponentGroup] = []
     prose = src.section_markdown("Components")
     bases = list(group_components(names))
-    usage = component_usage(prose, bases, src.cache.tokens(prose)) if prose.strip() else {}
+    usage = component_usage(prose, bases, src.cache.tokens(prose), allow_html=src.allow_html) if prose.strip() else {}
     ring = theme.light.link
     for base, members in group_components(names).items():
         base_comp = design.components[base]
