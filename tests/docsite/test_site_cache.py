@@ -110,6 +110,28 @@ def test_old_entries_are_pruned(tmp_path: Path, cache: Path, monkeypatch: pytest
     assert len(list(cache.glob("*.pickle"))) == 2 and (cache / f"{'e' * 64}.pickle").exists()
 
 
+def test_entries_another_process_wrote_count_towards_the_limits(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sizes this process knows are not stat'ed again; entries it never saw are, and are pruned."""
+    from pinup.docsite import sitecache
+
+    monkeypatch.setattr(sitecache, "MAX_ENTRIES", 3)
+    for i in range(3):
+        sitecache.save(f"{i:064d}", i)
+        os.utime(cache / f"{i:064d}.pickle", ns=((i + 10) * 10**9, (i + 10) * 10**9))
+    foreign = cache / f"{'a' * 64}.pickle"  # as another pinup process would leave it: the oldest
+    foreign.write_bytes((cache / f"{0:064d}.pickle").read_bytes())
+    os.utime(foreign, ns=(10**9, 10**9))
+    sitecache.save("b" * 64, "mine")
+    assert sorted(p.stem for p in cache.glob("*.pickle")) == [f"{1:064d}", f"{2:064d}", "b" * 64]
+    monkeypatch.setattr(sitecache, "MAX_ENTRIES", 10)
+    big = cache / f"{'c' * 64}.pickle"
+    big.write_bytes((cache / f"{1:064d}.pickle").read_bytes()[:20] + b"x" * 5000)
+    os.utime(big, ns=(2 * 10**9, 2 * 10**9))
+    monkeypatch.setattr(sitecache, "MAX_BYTES", 4000)  # the foreign entry alone is over it
+    sitecache.save("d" * 64, "latest")
+    assert not big.exists() and (cache / f"{'d' * 64}.pickle").exists()
+
+
 def test_gallery_with_and_without_cache_and_after_an_edit(
     tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -79,25 +79,49 @@ def save(key: str, value: Any) -> None:
     except Exception:  # something in the pages cannot be pickled: just do not cache them
         return
     tmp = where / f".{key}.{os.getpid()}.tmp"
+    target = where / f"{key}.pickle"
     try:
         tmp.write_bytes(data)
-        os.replace(tmp, where / f"{key}.pickle")
+        os.replace(tmp, target)
     except OSError:
         tmp.unlink(missing_ok=True)
         return
+    _SIZES[str(target)] = len(data)
     _prune(where)
+
+
+#: entry path -> its size, as this process wrote or last saw it: an entry is written once under
+#: its name (atomically, and the same inputs pickle to the same bytes), so whether the folder is
+#: over its limits is known from a listing, without a stat per entry on every save
+_SIZES: dict[str, int] = {}
 
 
 def _prune(where: Path) -> None:
     """Remove the least recently used entries beyond MAX_ENTRIES or MAX_BYTES."""
     try:
-        entries = []
-        for entry in os.scandir(where):
-            if entry.name.endswith(".pickle"):
-                st = entry.stat()
-                entries.append((st.st_mtime_ns, st.st_size, entry.path))
+        listed = [entry for entry in os.scandir(where) if entry.name.endswith(".pickle")]
     except OSError:
         return
+    sizes: dict[str, int] = {}
+    for entry in listed:
+        size = _SIZES.get(entry.path)
+        if size is None:
+            try:
+                size = entry.stat().st_size
+            except OSError:
+                continue
+        sizes[entry.path] = size
+    _SIZES.clear()
+    _SIZES.update(sizes)
+    if len(sizes) <= MAX_ENTRIES and sum(sizes.values()) <= MAX_BYTES:
+        return
+    entries = []
+    for entry in listed:
+        try:
+            st = entry.stat()
+        except OSError:
+            continue
+        entries.append((st.st_mtime_ns, st.st_size, entry.path))
     entries.sort()
     total = sum(size for _, size, _ in entries)
     for index, (_, size, path) in enumerate(entries):
@@ -107,4 +131,5 @@ def _prune(where: Path) -> None:
             os.unlink(path)
         except OSError:
             pass
+        _SIZES.pop(path, None)
         total -= size
