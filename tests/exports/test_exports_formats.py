@@ -147,6 +147,31 @@ def test_stringify_matches_javascript() -> None:
     assert stringify("\ud800") == '"\\ud800"'
 
 
+def test_stringify_remembering_members_writes_what_stringify_writes() -> None:
+    """`remember=True` keeps each top-level member's text by its repr within a process (exports
+    after a token edit rewrite only the groups that changed); every value must still be written
+    as itself: 1, 1.0, True and "1" are different values, and so are two key orders."""
+    from pinup.designmd.exporters import jsjson
+
+    jsjson._MEMBERS.clear()
+    versions = [
+        {"color": {"a": {"$value": "#112233"}}, "spacing": {"s": {"value": 4, "unit": "px"}}},
+        {"color": {"a": {"$value": "#445566"}}, "spacing": {"s": {"value": 4, "unit": "px"}}},  # one change
+        {"color": {"a": {"$value": "#445566"}}, "spacing": {"s": {"value": 4.5, "unit": "px"}}},
+        {"color": {"a": {"$value": "#445566"}}, "spacing": {"s": {"value": True, "unit": "px"}}},
+        {"color": {"a": {"$value": "#445566"}}, "spacing": {"s": {"value": "4", "unit": "px"}}},
+        {"color": {"a": {"$value": "#445566"}}, "spacing": {"s": {"unit": "px", "value": "4"}}},
+        {"color": [1, 1.0, None, {"10": 1, "2": 2}], "spacing": "plain", "n": 1e21},
+        {"color": [1, 1, None, {"10": 1, "2": 2}], "spacing": "plain", "n": 1e21},
+        {"10": {"x": 1}, "2": {"x": 1}, "color": {}},
+    ]
+    for _ in range(2):  # the second round answers from the memo
+        for value in versions:
+            assert stringify(value, remember=True) == stringify(value)
+    assert len(jsjson._MEMBERS) <= jsjson._MEMBERS_KEPT
+    assert stringify({}, remember=True) == "{}" and stringify([1], remember=True) == stringify([1])
+
+
 def test_compact_is_json_stringify_without_spacing() -> None:
     """The form `diff` compares tokens by: JavaScript key order, numbers and no whitespace."""
     assert compact({"b": [1.0, None, ("x", 1e-7)], "10": {}, "2": True}) == '{"2":true,"10":{},"b":[1,null,["x",1e-7]]}'

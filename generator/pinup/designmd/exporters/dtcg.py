@@ -444,7 +444,7 @@ def build(design: DesignSystem, *, modes: bool = False) -> tuple[dict[str, Any],
 def render_result(design: DesignSystem, *, modes: bool = False) -> ExportResult:
     """tokens.json text plus the warnings `pinup export` prints on stderr (`modes`: `$extensions.mode`)."""
     doc, warnings = build(design, modes=modes)
-    return ExportResult(stringify(doc) + "\n", warnings)
+    return ExportResult(stringify(doc, remember=True) + "\n", warnings)
 
 
 def render(design: DesignSystem) -> str:

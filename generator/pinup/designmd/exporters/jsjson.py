@@ -93,11 +93,47 @@ def _write(value: Any, indent: str, step: str, out: list[str], default: Callable
         raise TypeError(f"cannot serialise {type(value).__name__}")
 
 
-def stringify(value: Any) -> str:
-    """Two-space indented JSON with JavaScript number formatting (no trailing newline)."""
-    out: list[str] = []
-    _write(value, "", "  ", out, None)
-    return "".join(out)
+def stringify(value: Any, *, remember: bool = False) -> str:
+    """Two-space indented JSON with JavaScript number formatting (no trailing newline).
+
+    `remember`: an object's member values are written once per distinct value in this process
+    (see `_MEMBERS`), so an export after a token edit writes only the groups that changed.
+    """
+    if not remember or type(value) is not dict or not value:
+        out: list[str] = []
+        _write(value, "", "  ", out, None)
+        return "".join(out)
+    parts = []
+    for key, item in js_items(value):
+        parts.append(f"  {_string(key if type(key) is str else str(key))}: {_member(item)}")
+    return "{\n" + ",\n".join(parts) + "\n}"
+
+
+#: the text of a top-level member's value by its `repr`, for the life of the process: `repr` is
+#: exact for JSON data (it tells 1 from 1.0 and True, "1" from 1, and keeps the key order).
+#: Bounded: the last `_MEMBERS_KEPT` values, each up to `_MEMBER_KEPT_CHARS` of repr.
+_MEMBERS: dict[str, str] = {}
+_MEMBERS_KEPT = 256
+_MEMBER_KEPT_CHARS = 64 * 1024
+
+
+def _member(item: Any) -> str:
+    """`item` written as a member of a top-level object (indented one level)."""
+    if type(item) is not dict and type(item) is not list:
+        out: list[str] = []
+        _write(item, "  ", "  ", out, None)
+        return "".join(out)
+    key = repr(item)
+    text = _MEMBERS.get(key)
+    if text is None:
+        out = []
+        _write(item, "  ", "  ", out, None)
+        text = "".join(out)
+        if len(key) <= _MEMBER_KEPT_CHARS:
+            if len(_MEMBERS) >= _MEMBERS_KEPT:
+                del _MEMBERS[next(iter(_MEMBERS))]  # the oldest
+            _MEMBERS[key] = text
+    return text
 
 
 def compact(value: Any, default: Callable[[Any], Any] | None = None) -> str:

@@ -44,4 +44,4 @@ def theme(design: DesignSystem) -> dict[str, Any]:
 
 def render(design: DesignSystem) -> str:
     """Two-space indented JSON plus a newline, as `console.log(JSON.stringify(x, null, 2))`."""
-    return stringify(theme(design)) + "\n"
+    return stringify(theme(design), remember=True) + "\n"
