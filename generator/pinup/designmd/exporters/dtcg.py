@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pinup.designmd.exporters import ExportResult
@@ -54,8 +55,11 @@ class _Builder:
     # -- names -----------------------------------------------------------------------------
     def dtcg_path(self, group: str, name: str, model_path: str) -> tuple[str, ...]:
         """Split a dotted model name into DTCG groups, renaming segments DTCG forbids."""
-        segments = [_segment(part) for part in name.split(".")]
-        if any(a != b for a, b in zip(segments, name.split("."), strict=True)):
+        parts = name.split(".")
+        if "{" not in name and "}" not in name and "$" not in name and all(parts):
+            return (group, *parts)  # the usual name: nothing to rename
+        segments = [_segment(part) for part in parts]
+        if any(a != b for a, b in zip(segments, parts, strict=True)):
             self.warnings.append(
                 f"{model_path}: renamed to '{'.'.join(segments)}' "
                 "(DTCG names cannot hold '{', '}', a leading '$' or an empty part)"
@@ -321,6 +325,7 @@ def _segment(part: str) -> str:
     return fixed or "_"
 
 
+@lru_cache(maxsize=1024)  # the same property names in every component
 def _kebab(name: str) -> str:
     """`backgroundColor` -> `background-color`, the naming Terrazzo's linter expects.
 
