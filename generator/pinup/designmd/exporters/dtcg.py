@@ -360,14 +360,19 @@ def _stack(family: str) -> list[str]:
 
 
 def _tokens(node: dict[str, Any], prefix: tuple[str, ...] = ()) -> dict[tuple[str, ...], dict[str, Any]]:
-    """Every token (object with `$value`) of a DTCG tree by its path."""
-    if "$value" in node:
-        return {prefix: node}
+    """Every token (object with `$value`) of a DTCG tree by its path (depth first, in key order)."""
     out: dict[tuple[str, ...], dict[str, Any]] = {}
+    _collect_tokens(node, prefix, out)
+    return out
+
+
+def _collect_tokens(node: dict[str, Any], prefix: tuple[str, ...], out: dict[tuple[str, ...], dict[str, Any]]) -> None:
+    if "$value" in node:
+        out[prefix] = node
+        return
     for key, child in node.items():
         if not key.startswith("$") and isinstance(child, dict):
-            out.update(_tokens(child, (*prefix, key)))
-    return out
+            _collect_tokens(child, (*prefix, key), out)
 
 
 def _aliases(value: Any) -> list[str]:
@@ -377,9 +382,18 @@ def _aliases(value: Any) -> list[str]:
             return []
         match = _REF.fullmatch(value)
         return [match.group(1)] if match else []
-    if isinstance(value, dict):
-        return [t for member in value.values() for t in _aliases(member)]
-    return []
+    if not isinstance(value, dict):
+        return []
+    found: list[str] = []
+    for member in value.values():  # a composite value: its string members inline, the rest recursively
+        if isinstance(member, str):
+            if member[:1] == "{":
+                match = _REF.fullmatch(member)
+                if match:
+                    found.append(match.group(1))
+        elif isinstance(member, dict):
+            found += _aliases(member)
+    return found
 
 
 def drop_dangling(tree: dict[str, Any], warnings: list[str]) -> None:
