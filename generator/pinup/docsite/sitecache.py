@@ -89,12 +89,22 @@ def save(key: str, value: Any) -> None:
 
 
 def _prune(where: Path) -> None:
-    """Remove the least recently used entries beyond MAX_ENTRIES or MAX_BYTES."""
+    """Remove the least recently used entries beyond MAX_ENTRIES or MAX_BYTES.
+
+    Another build (another process, sharing the folder) may prune or replace an entry between the
+    listing and its `stat`: that entry is skipped. The listing is closed however it ends, or its
+    iterator would be left for the garbage collector (a ResourceWarning).
+    """
+    entries = []
     try:
-        entries = []
-        for entry in os.scandir(where):
-            if entry.name.endswith(".pickle"):
-                st = entry.stat()
+        with os.scandir(where) as listing:
+            for entry in listing:
+                if not entry.name.endswith(".pickle"):
+                    continue
+                try:
+                    st = entry.stat()
+                except FileNotFoundError:
+                    continue
                 entries.append((st.st_mtime_ns, st.st_size, entry.path))
     except OSError:
         return
