@@ -4,8 +4,11 @@ PYTHON ?= python3
 
 .PHONY: test test-deps check check-deps format
 
+# Bytecode caches on for the run even where the shell turns them off (PYTHONDONTWRITEBYTECODE, as CI's
+# does): the tests start many `pinup` processes, and without .pyc files each compiled the
+# package again (about 1.4 s of CPU for `pinup serve`'s imports instead of 0.5 s).
 test: test-deps
-	$(PYTHON) -m pytest
+	env -u PYTHONDONTWRITEBYTECODE $(PYTHON) -m pytest
 
 test-deps:
 	@command -v chromium >/dev/null 2>&1 || { \

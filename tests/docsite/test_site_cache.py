@@ -7,9 +7,11 @@ build even though the cache holds pages of its previous version.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
+import warnings
 from pathlib import Path
 
 import pytest
@@ -130,6 +132,29 @@ def test_entries_another_process_wrote_count_towards_the_limits(cache: Path, mon
     monkeypatch.setattr(sitecache, "MAX_BYTES", 4000)  # the foreign entry alone is over it
     sitecache.save("d" * 64, "latest")
     assert not big.exists() and (cache / f"{'d' * 64}.pickle").exists()
+
+
+def test_an_entry_gone_while_pruning_is_skipped_and_the_listing_closed(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two builds sharing the cache folder: one prunes or replaces an entry while the other lists
+    it. A dangling link stands for that entry (its `stat` finds nothing); pruning goes on past it,
+    and leaves no directory listing open for the garbage collector."""
+    from pinup.docsite import sitecache
+
+    monkeypatch.setattr(sitecache, "MAX_ENTRIES", 2)
+    for i in range(3):
+        key = f"{i:064d}"
+        sitecache.save(key, i)
+        os.utime(cache / f"{key}.pickle", ns=(i * 10**9, i * 10**9))
+    (cache / f"{'0' * 63}9.pickle").symlink_to(cache / "gone.pickle")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sitecache.save("f" * 64, "newest")
+        gc.collect()
+    assert [w for w in caught if issubclass(w.category, ResourceWarning)] == []
+    left = sorted(p.stem for p in cache.glob("*.pickle") if p.exists())
+    assert left == [f"{2:064d}", "f" * 64]
 
 
 def test_gallery_with_and_without_cache_and_after_an_edit(

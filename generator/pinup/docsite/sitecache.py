@@ -97,9 +97,15 @@ _SIZES: dict[str, int] = {}
 
 
 def _prune(where: Path) -> None:
-    """Remove the least recently used entries beyond MAX_ENTRIES or MAX_BYTES."""
+    """Remove the least recently used entries beyond MAX_ENTRIES or MAX_BYTES.
+
+    Another build (another process, sharing the folder) may prune or replace an entry between the
+    listing and its `stat`: that entry is skipped. The listing is closed however it ends, or its
+    iterator would be left for the garbage collector (a ResourceWarning).
+    """
     try:
-        listed = [entry for entry in os.scandir(where) if entry.name.endswith(".pickle")]
+        with os.scandir(where) as listing:
+            listed = [entry for entry in listing if entry.name.endswith(".pickle")]
     except OSError:
         return
     sizes: dict[str, int] = {}
