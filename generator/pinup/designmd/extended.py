@@ -14,6 +14,7 @@ from pinup.designmd.builder import Model, RawFinding, Typo
 from pinup.designmd.colors import CssColor, parse_css_color, ratio
 from pinup.designmd.dimensions import STANDARD_UNITS, Dim, is_reference
 from pinup.designmd.jsnum import to_fixed
+from pinup.designmd.memo import remember
 from pinup.designmd.rules import mode_contrast, mode_values
 from pinup.designmd.rules.base import Rule
 from pinup.designmd.sections import MAX_REFERENCE_DEPTH, canonical
@@ -153,10 +154,7 @@ def _prose_candidates(names: tuple[str, ...], prose: list[str]) -> list[tuple[in
         return _scan_prose(names, prose)
     found = _PROSE_SCANS.get(key)
     if found is None:
-        found = _scan_prose(names, prose)
-        if len(_PROSE_SCANS) >= _PROSE_SCANS_KEPT:
-            del _PROSE_SCANS[next(iter(_PROSE_SCANS))]
-        _PROSE_SCANS[key] = found
+        found = remember(_PROSE_SCANS, key, _scan_prose(names, prose), _PROSE_SCANS_KEPT)
     return found
 
 

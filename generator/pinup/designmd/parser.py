@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from pinup.designmd.jsobject import js_order
+from pinup.designmd.memo import remember
 from pinup.designmd.yamlload import YamlError, load_block
 from pinup.designmd.yamlsimple import NOT_SIMPLE, load_simple
 
@@ -298,11 +299,7 @@ def _scan_simple_remembered(md_lines: list[str]) -> tuple[list[Fence], list[Head
         return scan_simple(md_lines)
     if key in _SCANS:
         return _SCANS[key]
-    found = scan_simple(md_lines)
-    if len(_SCANS) >= _SCANS_KEPT:
-        del _SCANS[next(iter(_SCANS))]  # the oldest
-    _SCANS[key] = found
-    return found
+    return remember(_SCANS, key, scan_simple(md_lines), _SCANS_KEPT)
 
 
 def _lone_cr_endings(text: str) -> list[str] | None:

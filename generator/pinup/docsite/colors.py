@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pinup.designmd.colors import rgb_contrast as contrast
+from pinup.designmd.memo import remember
 from pinup.docsite.anchors import token_anchor
 from pinup.docsite.markdown import parser_for
 from pinup.docsite.models import (
@@ -128,10 +129,7 @@ def color_roles(
         key = (allow_html, markdown)
         found = _ROLE_ITEMS.get(key)
         if found is None:
-            found = _role_items(markdown, tokens)
-            if len(_ROLE_ITEMS) >= _ROLE_ITEMS_MAX:
-                del _ROLE_ITEMS[next(iter(_ROLE_ITEMS))]  # the oldest
-            _ROLE_ITEMS[key] = found
+            found = remember(_ROLE_ITEMS, key, _role_items(markdown, tokens), _ROLE_ITEMS_MAX)
         items = found
     roles: dict[str, str] = {}
     for name, color in colors.items():

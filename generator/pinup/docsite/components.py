@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from pinup.designmd.memo import remember
 from pinup.docsite.anchors import slugify, token_anchor
 from pinup.docsite.colors import prose_items
 from pinup.docsite.css import css_text, safe_value, style_attr, typography_declarations
@@ -196,10 +197,7 @@ def component_usage(
     key = (allow_html, markdown, tuple(names))
     found = _USAGE.get(key)
     if found is None:
-        found = _usage(markdown, names, tokens)
-        if len(_USAGE) >= _USAGE_MAX:
-            del _USAGE[next(iter(_USAGE))]  # the oldest
-        _USAGE[key] = found
+        found = remember(_USAGE, key, _usage(markdown, names, tokens), _USAGE_MAX)
     return dict(found)
 
 

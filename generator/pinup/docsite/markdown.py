@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from pinup.designmd.memo import remember
 from pinup.docsite.anchors import slugify
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -70,12 +71,6 @@ _RENDERED: dict[tuple[bool, str], str] = {}
 _PARSED_MAX = 2048
 
 
-def _remember(store: dict[tuple[bool, str], Any], key: tuple[bool, str], value: Any) -> None:
-    if len(store) >= _PARSED_MAX:
-        del store[next(iter(store))]  # the oldest
-    store[key] = value
-
-
 class MarkdownCache:
     """Parse each distinct text once per process: several pages read the same section's tokens."""
 
@@ -87,8 +82,7 @@ class MarkdownCache:
         key = (self.allow_html, text)
         found = _PARSED.get(key)
         if found is None:
-            found = parser_for(text, self.allow_html).parse(text, {})
-            _remember(_PARSED, key, found)
+            found = remember(_PARSED, key, parser_for(text, self.allow_html).parse(text, {}), _PARSED_MAX)
         return found
 
     def html(self, text: str) -> str:
@@ -97,8 +91,8 @@ class MarkdownCache:
         key = (self.allow_html, text)
         found = _RENDERED.get(key)
         if found is None:
-            found = str(self.md.renderer.render(self.tokens(text), self.md.options, {}))
-            _remember(_RENDERED, key, found)
+            html = str(self.md.renderer.render(self.tokens(text), self.md.options, {}))
+            found = remember(_RENDERED, key, html, _PARSED_MAX)
         return found
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 
+from pinup.designmd.memo import remember
 from pinup.docsite.anchors import SECTION_PAGES, slugify
 from pinup.docsite.models import (
     ColorsPage,
@@ -31,9 +32,7 @@ def _prose_entries(src: Sources) -> list[SearchEntry]:
         found = _SECTION_ENTRIES.get(key)
         if found is None:
             found = _section_entries(src, section.heading, section.canonical, section.body)
-            if len(_SECTION_ENTRIES) >= _SECTION_ENTRIES_MAX:
-                del _SECTION_ENTRIES[next(iter(_SECTION_ENTRIES))]  # the oldest
-            _SECTION_ENTRIES[key] = found
+            remember(_SECTION_ENTRIES, key, found, _SECTION_ENTRIES_MAX)
         entries.extend(SearchEntry(*fields) for fields in found)
     return entries
 

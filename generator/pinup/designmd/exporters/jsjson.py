@@ -16,6 +16,7 @@ from typing import Any
 
 from pinup.designmd.jsnum import js_number
 from pinup.designmd.jsobject import js_items
+from pinup.designmd.memo import remember
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 #: `json.dumps(s, ensure_ascii=False)` without building an encoder per call (the C version when available)
@@ -130,9 +131,7 @@ def _member(item: Any) -> str:
         _write(item, "  ", "  ", out, None)
         text = "".join(out)
         if len(key) <= _MEMBER_KEPT_CHARS:
-            if len(_MEMBERS) >= _MEMBERS_KEPT:
-                del _MEMBERS[next(iter(_MEMBERS))]  # the oldest
-            _MEMBERS[key] = text
+            remember(_MEMBERS, key, text, _MEMBERS_KEPT)
     return text
 
 
