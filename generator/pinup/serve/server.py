@@ -96,7 +96,7 @@ class ServeSession:
         self._port = options.port
         self._lock = threading.Lock()
         self._failed = False
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()  # no lock and condition per put
         self._writer = threading.Thread(target=self._write_lines, name="pinup-stdout", daemon=True)
 
     # --- output -----------------------------------------------------------------------------
@@ -109,15 +109,24 @@ class ServeSession:
         self._lines.put(line)
 
     def _write_lines(self) -> None:
+        """Print the queued lines in order; the lines queued meanwhile go out in one write and flush."""
         while True:
+            batch: list[str] = []
             line = self._lines.get()
+            while line is not None:
+                batch.append(line)
+                try:
+                    line = self._lines.get_nowait()
+                except queue.Empty:
+                    break
+            if batch:
+                with self._lock:
+                    try:
+                        print("\n".join(batch), file=self.stdout, flush=True)
+                    except (OSError, ValueError):  # stdout closed by the caller: keep serving
+                        pass
             if line is None:
                 return
-            with self._lock:
-                try:
-                    print(line, file=self.stdout, flush=True)
-                except (OSError, ValueError):  # stdout closed by the caller: keep serving
-                    pass
 
     def _drain_stdout(self) -> None:
         self._lines.put(None)
