@@ -108,7 +108,9 @@ def file_ts(when: datetime) -> str:
 
 
 def iso_ts(when: datetime) -> str:
-    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """`2026-11-30T00:15:00.123456Z`: `isoformat` is one C call; `strftime` costs a few times more
+    (two to three per submission). Same text as `strftime("%Y-%m-%dT%H:%M:%S.%fZ")` from year 1000."""
+    return when.astimezone(UTC).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
 def ts_to_iso(ts: str) -> str:
