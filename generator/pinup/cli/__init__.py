@@ -54,7 +54,26 @@ def main() -> None:
     fast_lint(sys.argv[1:])  # exits when it handled the command line
     from pinup.cli.group import cli
 
-    cli(prog_name="pinup")
+    try:
+        cli(prog_name="pinup")
+    finally:
+        _exit_without_collecting()
+
+
+def _exit_without_collecting() -> None:
+    """Leave the heap to the OS instead of the interpreter's last garbage collection.
+
+    Why: at exit Python runs one full collection over everything still alive; after `pinup serve`
+    or a build (Jinja, pydantic, Starlette, the rendered site's objects) that took 0.2-0.9 s
+    between the command's last line and the process's end on the project's 2-core machine, each
+    time a server was stopped. Freezing moves every object out of the collector's reach; the
+    memory goes back to the OS with the process. Nothing is lost: every file pinup writes is
+    closed (and made durable where it must be) by the code that wrote it, atexit handlers still
+    run, and stdout and stderr are still flushed.
+    """
+    import gc
+
+    gc.freeze()
 
 
 def __getattr__(name: str) -> Any:
