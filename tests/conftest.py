@@ -92,7 +92,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
     Why: each full garbage collection during the run walked that whole heap again, although none
     of it is ever garbage; frozen, it is skipped. The in-process tests (lint, exports, site models)
-    take about 0.92x the CPU. Objects the tests create are collected as before, so a leaked
+    take about 0.9x the CPU. Objects the tests create are collected as before, so a leaked
     resource still raises its ResourceWarning.
     """
     gc.freeze()

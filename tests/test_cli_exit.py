@@ -34,7 +34,7 @@ def _frozen(proc: subprocess.CompletedProcess[str]) -> int:
     return int(lines[-1].split()[1]) if lines else -1
 
 
-def test_a_command_exits_with_the_heap_frozen_and_its_output_intact(tmp_path: Path) -> None:
+def test_a_command_exits_with_the_heap_frozen_and_its_output_intact() -> None:
     proc = _run("export", "--format", "dtcg", str(ROOT / "site_src" / "DESIGN.md"))
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["$schema"]
