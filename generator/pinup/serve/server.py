@@ -337,6 +337,8 @@ class ServeSession:
                 self._watcher.stop()
             if self._boards is not None:
                 self._boards.close()
+            if self._watcher is not None:
+                self._watcher.join(10.0)
             from pinup_feedback.lifecycle import wait_all_idle
 
             wait_all_idle(5.0)  # numbering of the last submissions finishes before we exit

@@ -9,14 +9,17 @@ about once a second, which covers a server that is not (or no longer) running.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
+import socket
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode, urlsplit
 
 from pinup.serve import servefile
 from pinup.serve.workspace import Workspace
@@ -72,25 +75,57 @@ def _list(store_root: Path, board: str | None) -> list[tuple[str, str, Path]]:
     return sorted(out)
 
 
-def _sse_listener(info: servefile.ServeInfo, board: str, wake: threading.Event, stop: threading.Event) -> None:
-    """Set `wake` on every SSE event from the server; returns quietly when the server goes away."""
-    import httpx
+class _EventListener:
+    """Sets `wake` on every SSE event from the running server, on a thread of its own.
 
-    url = f"{info.base_url}/api/events"
-    try:
-        with httpx.Client(timeout=httpx.Timeout(5.0, read=None)) as client:
-            with client.stream("GET", url, params={"board": board}) as response:
-                if response.status_code != 200:
+    `close` ends it for sure before `pinup wait` returns: it shuts the socket down, which wakes a
+    read blocked on a quiet stream, and joins the thread. A daemon thread left reading (or still
+    importing) while the interpreter shuts down can crash the process after its output was
+    written, so the listener is stdlib only and never outlives `wait_for_feedback`.
+    """
+
+    def __init__(self, info: servefile.ServeInfo, board: str, wake: threading.Event) -> None:
+        parts = urlsplit(info.base_url)
+        factory = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+        self._conn = factory(parts.hostname or "127.0.0.1", parts.port, timeout=5.0)
+        self._path = "/api/events?" + urlencode({"board": board})
+        self._wake = wake
+        self._lock = threading.Lock()
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="pinup-wait-events", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            with self._lock:
+                if self._closed:
                     return
-                for line in response.iter_lines():
-                    if stop.is_set():
-                        return
-                    if line.startswith("data:"):
-                        wake.set()
-    except (httpx.HTTPError, OSError):
-        return
-    finally:
-        wake.set()
+                self._conn.connect()  # under the lock: `close` sees either no socket or this one
+            self._conn.request("GET", self._path, headers={"Accept": "text/event-stream"})
+            response = self._conn.getresponse()
+            if response.status != 200:
+                return
+            if self._conn.sock is not None:
+                self._conn.sock.settimeout(None)  # a quiet stream is normal; `close` ends the read
+            for line in response:
+                if line.startswith(b"data:"):
+                    self._wake.set()
+        except (OSError, http.client.HTTPException, ValueError):
+            return  # the server went away, or `close` shut the socket: the store poll carries on
+        finally:
+            self._wake.set()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            sock = self._conn.sock
+            if sock is not None:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+        self._thread.join(timeout=5.0)
+        self._conn.close()
 
 
 def _process_started() -> float:
@@ -126,10 +161,7 @@ def wait_for_feedback(ws: Workspace, board: str | None, timeout: float, *, store
         since_ts = _iso_to_ts(time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(_process_started())) + ".000000Z")
 
     wake = threading.Event()
-    stop = threading.Event()
-    if info is not None and board:
-        threading.Thread(target=_sse_listener, args=(info, board, wake, stop), daemon=True).start()
-
+    listener: _EventListener | None = None
     try:
         while True:
             for ts, key, path in _list(store_root, board):
@@ -145,7 +177,10 @@ def wait_for_feedback(ws: Workspace, board: str | None, timeout: float, *, store
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
                 return WaitResult(EXIT_TIMEOUT, None)
+            if listener is None and info is not None and board:
+                listener = _EventListener(info, board, wake)  # only once the store had nothing new
             wake.wait(1.0 if remaining is None else min(1.0, remaining))
             wake.clear()
     finally:
-        stop.set()
+        if listener is not None:
+            listener.close()

@@ -66,6 +66,12 @@ class Watcher:
     def stop(self) -> None:
         self.stop_event.set()
 
+    def join(self, timeout: float) -> None:
+        """Let a rebuild under way finish: a thread still running Python while the interpreter
+        shuts down can crash the process on its way out."""
+        if self.thread.is_alive():
+            self.thread.join(timeout)
+
     def run(self) -> None:
         from watchfiles import watch
 
