@@ -223,6 +223,7 @@ def write_pages(
     Pages the previous build into the same folder rendered from the same inputs are kept
     (`pinup.docsite.pagekeys`; `FileSink.keep`), so a one-token edit renders a few pages.
     """
+    from pinup.docsite.favicon import favicon_svg
     from pinup.docsite.pagekeys import render_key
     from pinup.docsite.render import STATIC_ASSETS, Links, render_page, static_asset
     from pinup.docsite.search import search_index_js
@@ -244,6 +245,7 @@ def write_pages(
     for face in faces:
         writer.write_bytes(f"assets/fonts/{face.filename}", face.data)
     writer.write_text("assets/theme.css", "".join(f.css() + "\n" for f in faces) + css_for_theme(site.extra["theme"]))
+    writer.write_text("assets/favicon.svg", favicon_svg(site.extra["theme"], site.name))
     for name in STATIC_ASSETS:
         writer.write_bytes(f"assets/{name}", static_asset(name, tpl))
     hrefs = {p.slug: links.page(p.slug) for p in site.pages}

@@ -80,6 +80,25 @@ def test_links_are_relative_and_resolve(example_site: Path) -> None:
     assert checked > 100
 
 
+def test_every_page_has_a_tab_icon(example_site: Path) -> None:
+    """The site's pages show the brand's icon; boards show pinup's pin. No browser asks for /favicon.ico."""
+    import xml.etree.ElementTree as ET
+
+    for page in _pages(example_site):
+        [icon] = _soup(page).find_all("link", rel="icon")
+        assert icon["href"] == "assets/favicon.svg" and icon["type"] == "image/svg+xml", page.name
+    svg = ET.fromstring((example_site / "assets" / "favicon.svg").read_text("utf-8"))
+    ns = "{http://www.w3.org/2000/svg}"
+    assert svg.tag == f"{ns}svg"
+    assert svg.find(f"{ns}rect").get("fill") == "#3d5a2a"  # the example's primary colour
+    assert svg.find(f"{ns}text").text == "M"  # Mossbook
+    boards = sorted((example_site / "boards").rglob("index.html"))
+    assert boards
+    for page in boards:
+        [icon] = _soup(page).find_all("link", rel="icon")
+        assert unquote(icon["href"]).startswith("data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'"), page
+
+
 def test_no_network_anywhere(example_site: Path) -> None:
     for path in example_site.rglob("*"):
         if path.suffix in (".css", ".js") and path.name != "search-index.js":
