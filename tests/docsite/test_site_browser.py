@@ -70,15 +70,25 @@ def _open(page, url: str) -> list[str]:  # type: ignore[no-untyped-def]
 
     Remote means anything but 127.0.0.1, file:// and data: URLs.
 
-    Listeners of the previous call are removed first, so each list only holds this page's problems.
+    Listeners of the previous call are removed first, so each list only holds this page's problems
+    (a request of the previous page that our navigation cut short is not one).
     """
     for event, handler in getattr(page, "_pinup_handlers", []):
         page.remove_listener(event, handler)
     problems: list[str] = []
+    # the requests this page made; the last page's tab icon, which Chromium fetches after the load
+    # event, may still be under way when we navigate away, and is aborted then
+    mine: set[object] = set()
+
+    def failed(r) -> None:  # type: ignore[no-untyped-def]
+        if r in mine or r.failure != "net::ERR_ABORTED":
+            problems.append(f"failed: {r.url} ({r.failure})")
+
     handlers = [
         ("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None),
         ("pageerror", lambda e: problems.append(f"pageerror: {e}")),
-        ("requestfailed", lambda r: problems.append(f"failed: {r.url}")),
+        ("request", lambda r: mine.add(r) if r.frame.url == url else None),
+        ("requestfailed", failed),
         ("response", lambda r: problems.append(f"{r.status}: {r.url}") if r.status >= 400 else None),
         (
             "request",
