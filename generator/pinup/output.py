@@ -126,8 +126,6 @@ class FileSink(Protocol):
 
     def keep(self, rel: str, key: str) -> bool: ...
 
-    def copy_file(self, rel: str, src_path: Path | str) -> bool: ...
-
     def reuse(self, key: str, fingerprint: str) -> dict[str, object] | None: ...
 
     def group(
@@ -359,10 +357,6 @@ class OutputWriter:
             self.skipped += 1
         return True
 
-    def copy_file(self, rel: str, src_path: Path | str) -> bool:
-        """Copy a file into the output (by content, so unchanged copies are skipped too)."""
-        return self.write_bytes(rel, Path(src_path).read_bytes())
-
     # -- input fingerprints: skip whole groups of outputs whose inputs did not change -----
     def reuse(self, key: str, fingerprint: str) -> dict[str, object] | None:
         """If group `key` was built from the same inputs and its files are intact, keep them.
@@ -502,9 +496,6 @@ class PrefixedWriter:
     def keep(self, rel: str, key: str) -> bool:
         return self.parent.keep(f"{self.prefix}/{rel}", key)
 
-    def copy_file(self, rel: str, src_path: Path | str) -> bool:
-        return self.parent.copy_file(f"{self.prefix}/{rel}", src_path)
-
     def reuse(self, key: str, fingerprint: str) -> dict[str, object] | None:
         return self.parent.reuse(f"{self.prefix}/{key}", fingerprint)
 
@@ -533,9 +524,6 @@ class MemoryWriter:
         self.files[pure.as_posix()] = data
         self.written += 1
         return True
-
-    def copy_file(self, rel: str, src_path: Path | str) -> bool:
-        return self.write_bytes(rel, Path(src_path).read_bytes())
 
     def sub(self, prefix: str) -> PrefixedWriter:
         return PrefixedWriter(self, prefix.strip("/"))

@@ -70,6 +70,36 @@ def test_build_id_names_what_the_page_shows(built: Path, tmp_path: Path) -> None
     assert other == json.loads((built / "boards/sighting-badge/board.json").read_text())["build"]
 
 
+def test_an_image_variant_is_read_once_and_copied_as_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build id and the copy come from one read of each image; a new image gives a new id."""
+    images = sorted((EXAMPLE / "boards/sighting-badge/variants").glob("*.*"))
+    assert {p.suffix for p in images} >= {".png", ".svg"}
+    reads: list[str] = []
+    read_bytes = Path.read_bytes
+
+    def counting(path: Path) -> bytes:
+        if path.parent.name == "variants":
+            reads.append(path.name)
+        return read_bytes(path)
+
+    monkeypatch.setattr(Path, "read_bytes", counting)
+    build(EXAMPLE, tmp_path / "site")
+    monkeypatch.undo()
+    assert sorted(reads) == sorted(p.name for p in images)
+    for image in images:
+        assert (tmp_path / "site/boards/sighting-badge/variants" / image.name).read_bytes() == image.read_bytes()
+    src = tmp_path / "src"
+    shutil.copytree(EXAMPLE, src)
+    png = src / "boards/sighting-badge/variants/c-lichen-tag.png"
+    png.write_bytes(png.read_bytes() + b"\0")
+    build(src, tmp_path / "changed")
+    ids = [
+        json.loads((site / "boards/sighting-badge/board.json").read_text())["build"]
+        for site in (tmp_path / "site", tmp_path / "changed")
+    ]
+    assert ids[0] != ids[1]
+
+
 def test_outputs_and_manifests(built: Path) -> None:
     for slug in ("trail-home", "sighting-badge"):
         assert (built / "boards" / slug / "index.html").is_file()

@@ -73,10 +73,13 @@ def with_agent(html: str) -> str:
     return html[:index] + script + html[index:]
 
 
-def _variant_views(board: Board, inline: bool) -> tuple[list[VariantView], dict[str, Path | str]]:
-    """Views for the template and the files to write (rel path under the board -> source file or HTML text)."""
+def _variant_views(board: Board, inline: bool) -> tuple[list[VariantView], dict[str, str | bytes]]:
+    """Views for the template and the files to write (rel path under the board -> HTML text or image bytes).
+
+    An image is read once here: the build id hashes the same bytes the writer writes.
+    """
     views: list[VariantView] = []
-    copies: dict[str, Path | str] = {}
+    copies: dict[str, str | bytes] = {}
     for v in board.spec.variants:
         source = board.files[v.id]
         device = v.device or board.spec.device
@@ -92,7 +95,7 @@ def _variant_views(board: Board, inline: bool) -> tuple[list[VariantView], dict[
             if v.kind == "html":
                 copies[rel] = with_agent(source.read_text(encoding="utf-8", errors="replace"))
             else:
-                copies[rel] = source
+                copies[rel] = source.read_bytes()
         views.append(
             VariantView(
                 id=v.id,
@@ -112,7 +115,7 @@ def _site_name(design: Any) -> str:
     return (getattr(design, "name", None) or "pinup").strip() or "pinup"
 
 
-def render_board(board: Board, design: Any, options: Any) -> tuple[str, dict[str, Path | str], dict[str, Any]]:
+def render_board(board: Board, design: Any, options: Any) -> tuple[str, dict[str, str | bytes], dict[str, Any]]:
     """The board page HTML, the variant files to write, and the manifest."""
     from pinup.tweaks import tweakables
 
@@ -160,7 +163,7 @@ def render_board(board: Board, design: Any, options: Any) -> tuple[str, dict[str
     return html.replace(BUILD_PLACEHOLDER, build), copies, manifest
 
 
-def build_id(html: str, copies: dict[str, Path | str], manifest: dict[str, Any]) -> str:
+def build_id(html: str, copies: dict[str, str | bytes], manifest: dict[str, Any]) -> str:
     """A digest of everything the built board shows: the page, its variant files and its manifest.
 
     Why: a reload that names the build a page already shows changes nothing for that page, so the
@@ -171,7 +174,7 @@ def build_id(html: str, copies: dict[str, Path | str], manifest: dict[str, Any])
     for rel in sorted(copies):
         source = copies[rel]
         digest.update(b"\0" + rel.encode("utf-8") + b"\0")
-        digest.update(source.encode("utf-8") if isinstance(source, str) else source.read_bytes())
+        digest.update(source.encode("utf-8") if isinstance(source, str) else source)
     digest.update(json.dumps(manifest, sort_keys=True).encode("utf-8"))
     return digest.hexdigest()[:16]
 
@@ -223,7 +226,7 @@ def build_boards(src: Path, out: Path, design: Any, options: Any, writer: FileSi
             if isinstance(source, str):
                 writer.write_text(f"{base}/{rel}", source)
             else:
-                writer.copy_file(f"{base}/{rel}", source)
+                writer.write_bytes(f"{base}/{rel}", source)
             written.append(out / base / rel)
         writer.write_text(f"{base}/board.json", json.dumps(manifest, indent=2) + "\n")
         written.append(out / base / "board.json")
