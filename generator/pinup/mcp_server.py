@@ -10,6 +10,7 @@ server running) are tool errors with a sentence that says what to do.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 from typing import Any, Literal
@@ -95,18 +96,22 @@ class Feedback:
         latest: dict[str, Any] = self.store.read(found[-1].key)
         return latest
 
-    def wait_for_feedback(self, board: str | None, timeout: float) -> dict[str, Any]:
+    def wait_for_feedback(
+        self, board: str | None, timeout: float, cancel: threading.Event | None = None
+    ) -> dict[str, Any]:
+        """The board's next record, or timeout; `cancel` ends the wait early (the client went away)."""
         timeout = max(0.0, min(timeout, MAX_WAIT))
+        cancel = cancel or threading.Event()
         if self.store_arg and self.store_arg.startswith("s3://"):
-            return self._poll_remote(board, timeout)
+            return self._poll_remote(board, timeout, cancel)
         from pinup.serve.waiting import EXIT_TIMEOUT, wait_for_feedback
 
-        result = wait_for_feedback(self.ws, board, timeout or 0.001, store=Path(self.store.root))
+        result = wait_for_feedback(self.ws, board, timeout or 0.001, store=Path(self.store.root), cancel=cancel)
         if result.code == EXIT_TIMEOUT or result.record is None:
             return {"status": "timeout", "record": None}
         return {"status": result.record.get("kind"), "record": result.record}
 
-    def _poll_remote(self, board: str | None, timeout: float) -> dict[str, Any]:
+    def _poll_remote(self, board: str | None, timeout: float, cancel: threading.Event) -> dict[str, Any]:
         seen = {item.key for item in self.store.list(board)}
         deadline = time.monotonic() + timeout
         while True:
@@ -114,9 +119,9 @@ class Feedback:
             if fresh:
                 record: dict[str, Any] = self.store.read(fresh[0].key)
                 return {"status": record.get("kind"), "record": record}
-            if time.monotonic() >= deadline:
+            if time.monotonic() >= deadline or cancel.is_set():
                 return {"status": "timeout", "record": None}
-            time.sleep(min(2.0, max(0.0, deadline - time.monotonic())))
+            cancel.wait(min(2.0, max(0.0, deadline - time.monotonic())))
 
     def list_items(self, board: str | None, status: str | None) -> dict[str, Any]:
         slug = self.board(board)
@@ -175,12 +180,12 @@ def build_server(feedback: Feedback) -> Any:
 
     server = MCPServer("pinup", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING")
 
-    async def call(fn: Any, *args: Any) -> Any:
+    async def call(fn: Any, *args: Any, abandon_on_cancel: bool = False) -> Any:
         from pinup_feedback.lifecycle import LifecycleError
         from pinup_feedback.store.base import RecordNotFound, StoreError
 
         try:
-            return await anyio.to_thread.run_sync(fn, *args)
+            return await anyio.to_thread.run_sync(fn, *args, abandon_on_cancel=abandon_on_cancel)
         except (LifecycleError, StoreError, ValueError) as exc:
             raise ToolError(str(exc)) from None
         except RecordNotFound as exc:
@@ -202,7 +207,14 @@ def build_server(feedback: Feedback) -> Any:
     async def wait_for_feedback(board: str | None = None, timeout: float = 300) -> dict[str, Any]:
         """Block until the board's next submission is stored (like `pinup wait`), at most `timeout`
         seconds (max 3600). status is "final", "regenerate" or "timeout"."""
-        return await call(feedback.wait_for_feedback, board, timeout)
+        # A client that goes away (or cancels the call) mid-wait cancels this task: the wait's
+        # thread is told to stop, and ends within a second instead of at the timeout (up to an
+        # hour), which kept `pinup mcp` running long after its client had closed the stream.
+        cancel = threading.Event()
+        try:
+            return await call(feedback.wait_for_feedback, board, timeout, cancel, abandon_on_cancel=True)
+        finally:
+            cancel.set()
 
     @server.tool()
     async def list_items(

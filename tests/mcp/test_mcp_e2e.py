@@ -247,3 +247,58 @@ def test_mcp_reports_a_missing_server_and_bad_arguments(tmp_path: Path) -> None:
     assert out["items"].is_error and "no feedback yet" in text_of(out["items"])
     assert out["status"].is_error
     assert out["boards"] == {"boards": [], "served": False}
+
+
+def test_a_client_gone_mid_wait_ends_the_server(tmp_path: Path) -> None:
+    """The client closes the stream while `wait_for_feedback` blocks: `pinup mcp` exits at once.
+
+    Driven as raw JSON-RPC lines, because the SDK's client kills its server on close and would
+    hide how long the server would have lived on: until the wait's timeout, here ten minutes.
+    """
+    src = tmp_path / "ws"
+    shutil.copytree(ROOT / "site_src", src, ignore=shutil.ignore_patterns(".pinup", "__pycache__"))
+    lines = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "wait_for_feedback", "arguments": {"board": BOARD, "timeout": 600}},
+        },
+    ]
+    with subprocess.Popen(
+        [sys.executable, "-m", "pinup", "mcp", "--workspace", str(src)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **ENV},
+        cwd=tmp_path,
+    ) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write((json.dumps(lines[0]) + "\n").encode())
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["id"] == 1
+        for line in lines[1:]:
+            proc.stdin.write((json.dumps(line) + "\n").encode())
+        proc.stdin.flush()
+        # the server reads in order: once it answers this ping, the wait's call is under way
+        proc.stdin.write((json.dumps({"jsonrpc": "2.0", "id": 3, "method": "ping"}) + "\n").encode())
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["id"] == 3
+        proc.stdin.close()
+        try:
+            code = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise AssertionError("pinup mcp kept running after its client closed the stream") from None
+        assert code == 0, proc.stderr.read() if proc.stderr else ""

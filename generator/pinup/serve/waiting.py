@@ -141,8 +141,18 @@ def _process_started() -> float:
         return time.time()
 
 
-def wait_for_feedback(ws: Workspace, board: str | None, timeout: float, *, store: Path | None = None) -> WaitResult:
-    """Return the board's next record (exit 0 final / 10 regenerate) or time out (exit 2)."""
+def wait_for_feedback(
+    ws: Workspace,
+    board: str | None,
+    timeout: float,
+    *,
+    store: Path | None = None,
+    cancel: threading.Event | None = None,
+) -> WaitResult:
+    """Return the board's next record (exit 0 final / 10 regenerate) or time out (exit 2).
+
+    `cancel` (the MCP server's, when its client goes away) ends the wait early, as a timeout.
+    """
     started = time.monotonic()
     deadline = started + timeout if timeout > 0 else None
     info = servefile.read(ws.serve_json)
@@ -175,7 +185,7 @@ def wait_for_feedback(ws: Workspace, board: str | None, timeout: float, *, store
                 code = EXIT_REGENERATE if record.get("kind") == "regenerate" else EXIT_FINAL
                 return WaitResult(code, record)
             remaining = None if deadline is None else deadline - time.monotonic()
-            if remaining is not None and remaining <= 0:
+            if (remaining is not None and remaining <= 0) or (cancel is not None and cancel.is_set()):
                 return WaitResult(EXIT_TIMEOUT, None)
             if listener is None and info is not None and board:
                 listener = _EventListener(info, board, wake)  # only once the store had nothing new
