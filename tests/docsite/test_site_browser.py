@@ -178,6 +178,23 @@ def test_every_page_renders_and_passes_axe(
     assert (shots / "colors-375.png").is_file() or origin == "http"
 
 
+@pytest.mark.node
+def test_the_axe_check_finds_and_names_violations(browser, axe_path: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The check every page goes through can fail: a page with a low-contrast paragraph and an image
+    without alt text gives both violations, each with the element it found them on."""
+    bad = tmp_path / "bad.html"
+    bad.write_text(
+        '<!doctype html><html lang="en"><head><title>Bad</title></head><body><main><h1>Bad</h1>'
+        '<p style="color:#ddd;background:#fff">hard to read</p><img src="x.png"></main></body></html>'
+    )
+    context = _axe_context(browser, axe_path)
+    page = context.new_page()
+    page.goto(bad.as_uri())
+    found = {v["id"]: v["nodes"] for v in _axe(page)}
+    context.close()
+    assert found == {"color-contrast": ["p"], "image-alt": ["img"]}
+
+
 def test_copy_buttons_write_to_the_clipboard(browser, http_base: str) -> None:  # type: ignore[no-untyped-def]
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
