@@ -8,9 +8,10 @@ the process after its output was printed, which an agent would read as a failed 
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import httpx
-from boards_helpers import Served, wait_until
+from boards_helpers import Served, start_serve, wait_until
 
 from pinup.serve import servefile
 from pinup.serve.waiting import EXIT_REGENERATE, _EventListener, wait_for_feedback
@@ -68,3 +69,31 @@ def test_wait_leaves_no_listener_behind(served: Served) -> None:
     result = wait_for_feedback(ws, BOARD, 60)
     assert result.record is not None and result.record["id"] == record_id
     assert _new_threads(before) == []
+
+
+def test_wait_listens_to_a_restarted_server(workspace: Path) -> None:
+    """The server restarts while `wait` blocks: it listens to the new one, which then wakes it."""
+    served = start_serve(workspace, "--timeout", "0")
+    assert served.src is not None and served.site is not None
+    ws = resolve(served.src, served.site, must_exist=False)
+    results = []
+    before = set(threading.enumerate())
+    waiter = threading.Thread(target=lambda: results.append(wait_for_feedback(ws, BOARD, 120)))
+    waiter.start()
+    try:
+        assert wait_until(lambda: bool(_new_threads(before, waiter)), timeout=20)
+        [first] = _new_threads(before, waiter)
+        served.stop()
+        assert wait_until(lambda: not first.is_alive(), timeout=20)  # the stream ended with the server
+        served = start_serve(workspace, "--timeout", "0")
+        readers = served.readers  # the new server's output readers are not `wait`'s
+        assert wait_until(lambda: bool(_new_threads(before, waiter, *readers)), timeout=20)  # listening again
+        record_id = _post(served, preferred="C")
+        waiter.join(timeout=60)
+        assert not waiter.is_alive()
+        [result] = results
+        assert result.record is not None and result.record["id"] == record_id
+        assert _new_threads(before, *readers) == []
+    finally:
+        served.stop()
+        waiter.join(timeout=130)

@@ -3,8 +3,9 @@
 "Next" is decided by a cursor per board (the last record `wait` returned, kept in
 `<workspace>/.pinup/wait/`) and by the running server's start time, so a record that
 arrived before `wait` started is still returned once, and never twice. While a server
-runs, its SSE stream wakes us the moment a record is stored; the store is also checked
-about once a second, which covers a server that is not (or no longer) running.
+runs (one started or restarted while we wait too), its SSE stream wakes us the moment a
+record is stored; the store is also checked about once a second, which covers a server that
+is not (or no longer) running.
 """
 
 from __future__ import annotations
@@ -85,6 +86,7 @@ class _EventListener:
     """
 
     def __init__(self, info: servefile.ServeInfo, board: str, wake: threading.Event) -> None:
+        self.info = info
         parts = urlsplit(info.base_url)
         factory = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
         self._conn = factory(parts.hostname or "127.0.0.1", parts.port, timeout=5.0)
@@ -115,6 +117,11 @@ class _EventListener:
         finally:
             self._wake.set()
 
+    @property
+    def alive(self) -> bool:
+        """Still reading the stream (False once the server went away or refused it)."""
+        return self._thread.is_alive()
+
     def close(self) -> None:
         with self._lock:
             self._closed = True
@@ -141,6 +148,12 @@ def _process_started() -> float:
         return time.time()
 
 
+def _live_server(ws: Workspace) -> servefile.ServeInfo | None:
+    """The running `pinup serve` of this site, from serve.json (None when none runs)."""
+    info = servefile.read(ws.serve_json)
+    return info if info is not None and servefile.pid_alive(info.pid) else None
+
+
 def wait_for_feedback(
     ws: Workspace,
     board: str | None,
@@ -155,9 +168,7 @@ def wait_for_feedback(
     """
     started = time.monotonic()
     deadline = started + timeout if timeout > 0 else None
-    info = servefile.read(ws.serve_json)
-    if info is not None and not servefile.pid_alive(info.pid):
-        info = None
+    info = _live_server(ws)
     board = board or (info.board if info else None)
     store_root = Path(store) if store else (Path(info.store) if info and info.store else ws.store)
     cursor = Cursor(ws, board)
@@ -187,8 +198,13 @@ def wait_for_feedback(
             remaining = None if deadline is None else deadline - time.monotonic()
             if (remaining is not None and remaining <= 0) or (cancel is not None and cancel.is_set()):
                 return WaitResult(EXIT_TIMEOUT, None)
-            if listener is None and info is not None and board:
-                listener = _EventListener(info, board, wake)  # only once the store had nothing new
+            if board and (listener is None or not listener.alive):
+                # only once the store had nothing new; again when a (re)started server takes over
+                current = info if listener is None and info is not None else _live_server(ws)
+                if current is not None and (listener is None or current != listener.info):
+                    if listener is not None:
+                        listener.close()
+                    listener = _EventListener(current, board, wake)
             wake.wait(1.0 if remaining is None else min(1.0, remaining))
             wake.clear()
     finally:
