@@ -49,8 +49,7 @@ class Feedback:
     def _serve_info(self) -> Any:
         from pinup.serve import servefile
 
-        info = servefile.read(self.ws.serve_json)
-        return info if info is not None and servefile.pid_alive(info.pid) else None
+        return servefile.read_live(self.ws.serve_json)
 
     def _manifest(self, board: str) -> dict[str, Any]:
         path = Path(self.ws.out) / "boards" / board / "board.json"

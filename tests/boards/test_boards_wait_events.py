@@ -14,7 +14,7 @@ import httpx
 from boards_helpers import Served, start_serve, wait_until
 
 from pinup.serve import servefile
-from pinup.serve.waiting import EXIT_REGENERATE, _EventListener, wait_for_feedback
+from pinup.serve.waiting import EXIT_REGENERATE, WaitResult, _EventListener, wait_for_feedback
 from pinup.workspace import resolve
 
 BOARD = "trail-home"
@@ -50,13 +50,19 @@ def test_listener_wakes_on_a_record_and_closes_on_a_quiet_stream(served: Served)
     assert not listener._thread.is_alive()
 
 
-def test_wait_leaves_no_listener_behind(served: Served) -> None:
+def _start_waiting(served: Served, timeout: float) -> tuple[threading.Thread, list[WaitResult], set[threading.Thread]]:
+    """`wait_for_feedback` on a thread of its own: the thread, where its result goes, the threads before it."""
     assert served.src is not None and served.site is not None
     ws = resolve(served.src, served.site, must_exist=False)
-    results = []
+    results: list[WaitResult] = []
     before = set(threading.enumerate())
-    waiter = threading.Thread(target=lambda: results.append(wait_for_feedback(ws, BOARD, 60)))
+    waiter = threading.Thread(target=lambda: results.append(wait_for_feedback(ws, BOARD, timeout)))
     waiter.start()
+    return waiter, results, before
+
+
+def test_wait_leaves_no_listener_behind(served: Served) -> None:
+    waiter, results, before = _start_waiting(served, 60)
     assert wait_until(lambda: bool(_new_threads(before, waiter)), timeout=20)  # nothing stored yet: it listens
     record_id = _post(served, regenerated=True, regenerateAction="more_like_B")
     waiter.join(timeout=60)
@@ -66,7 +72,8 @@ def test_wait_leaves_no_listener_behind(served: Served) -> None:
     assert _new_threads(before) == []
     # a record already waiting is returned without listening at all
     record_id = _post(served, preferred="B")
-    result = wait_for_feedback(ws, BOARD, 60)
+    assert served.src is not None
+    result = wait_for_feedback(resolve(served.src, served.site, must_exist=False), BOARD, 60)
     assert result.record is not None and result.record["id"] == record_id
     assert _new_threads(before) == []
 
@@ -74,12 +81,7 @@ def test_wait_leaves_no_listener_behind(served: Served) -> None:
 def test_wait_listens_to_a_restarted_server(workspace: Path) -> None:
     """The server restarts while `wait` blocks: it listens to the new one, which then wakes it."""
     served = start_serve(workspace, "--timeout", "0")
-    assert served.src is not None and served.site is not None
-    ws = resolve(served.src, served.site, must_exist=False)
-    results = []
-    before = set(threading.enumerate())
-    waiter = threading.Thread(target=lambda: results.append(wait_for_feedback(ws, BOARD, 120)))
-    waiter.start()
+    waiter, results, before = _start_waiting(served, 120)
     try:
         assert wait_until(lambda: bool(_new_threads(before, waiter)), timeout=20)
         [first] = _new_threads(before, waiter)

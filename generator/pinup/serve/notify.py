@@ -50,7 +50,7 @@ class RunningServer:
 
 def running_server(out: Path) -> RunningServer | None:
     """The `pinup serve` serving `out`, when one is running."""
-    info = servefile.read(out / "serve.json")
-    if info is None or not servefile.pid_alive(info.pid):
+    info = servefile.read_live(out / "serve.json")
+    if info is None:
         return None
     return RunningServer(out=out, info=info)

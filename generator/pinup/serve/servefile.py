@@ -54,6 +54,12 @@ def read(path: Path) -> ServeInfo | None:
         return None
 
 
+def read_live(path: Path) -> ServeInfo | None:
+    """The serve.json at path while the server that wrote it still runs (None otherwise)."""
+    info = read(path)
+    return info if info is not None and pid_alive(info.pid) else None
+
+
 def remove(path: Path, pid: int | None = None) -> None:
     """Remove serve.json, but only ours (another server may have replaced it)."""
     current = read(path)

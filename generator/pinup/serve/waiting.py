@@ -148,12 +148,6 @@ def _process_started() -> float:
         return time.time()
 
 
-def _live_server(ws: Workspace) -> servefile.ServeInfo | None:
-    """The running `pinup serve` of this site, from serve.json (None when none runs)."""
-    info = servefile.read(ws.serve_json)
-    return info if info is not None and servefile.pid_alive(info.pid) else None
-
-
 def wait_for_feedback(
     ws: Workspace,
     board: str | None,
@@ -168,7 +162,7 @@ def wait_for_feedback(
     """
     started = time.monotonic()
     deadline = started + timeout if timeout > 0 else None
-    info = _live_server(ws)
+    info = servefile.read_live(ws.serve_json)
     board = board or (info.board if info else None)
     store_root = Path(store) if store else (Path(info.store) if info and info.store else ws.store)
     cursor = Cursor(ws, board)
@@ -200,7 +194,7 @@ def wait_for_feedback(
                 return WaitResult(EXIT_TIMEOUT, None)
             if board and (listener is None or not listener.alive):
                 # only once the store had nothing new; again when a (re)started server takes over
-                current = info if listener is None and info is not None else _live_server(ws)
+                current = servefile.read_live(ws.serve_json)
                 if current is not None and (listener is None or current != listener.info):
                     if listener is not None:
                         listener.close()
