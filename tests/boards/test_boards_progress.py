@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -72,6 +73,38 @@ def test_progress_messages_error_and_retry(page, session: ServeSession, artifact
     page.click("#retry-regen-btn")
     assert wait_until(lambda: len(records(session)) == 2)
     page.wait_for_selector("#progress-view:not(.is-error)")
+    assert page.locator("#retry-regen-btn").is_hidden()
+
+
+def test_a_poll_answered_after_the_retry_does_not_bring_the_error_back(page, session: ServeSession) -> None:  # type: ignore[no-untyped-def]
+    """A progress poll asked before Retry but answered after it is stale: the error stays gone."""
+    page.goto(board_url(session) + "?noSSE=1&pollInterval=200")
+    page.click(".more-like-this[data-variant=C]")
+    page.click("#regen-btn")
+    page.wait_for_function("() => document.querySelector('#status').textContent === 'regenerate'")
+    session._boards.set_status(BOARD, "serving", message="generation failed", error="the model refused")
+    page.wait_for_selector("#progress-view.is-error")
+    assert session.info is not None
+    progress = f"http://127.0.0.1:{session.info.port}/api/progress?board={BOARD}"
+    stale = json.loads(page.evaluate(f"() => fetch({json.dumps(progress)}).then(r => r.text())"))
+    assert stale["error"] == "the model refused"  # what the server says until the retry is stored
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    page.route("**/api/progress*", hold)
+    while not held:  # a poll is on its way: hold its answer
+        page.wait_for_timeout(20)
+    asked_before = len(held)
+    page.click("#retry-regen-btn")
+    assert wait_until(lambda: len(records(session)) == 2)
+    page.wait_for_selector("#progress-view:not(.is-error)")
+    for route in held[:asked_before]:
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(stale))
+    page.unroute("**/api/progress*", hold)  # the polls asked since go on to the server
+    page.wait_for_timeout(600)  # three poll intervals: the stale answers have been handled
+    assert "is-error" not in (page.get_attribute("#progress-view", "class") or "")
     assert page.locator("#retry-regen-btn").is_hidden()
 
 

@@ -441,7 +441,8 @@
 
   /* ---------- live updates: one event stream for the page's whole life ---------- */
   var live = { source: null, poll: null, timer: null, waiting: false, lastBody: null, closedShown: false,
-               failures: 0, seenRegenerating: false, buildError: false };
+               failures: 0, seenRegenerating: false, buildError: false,
+               epoch: 0 /* one more each time a request for another round is sent: polls asked before are stale */ };
   function progressMessage(text) { $("#progress-message").textContent = text; }
   function reloadKeepingScroll() {
     setJSON(session, SCROLL_KEY, { x: window.scrollX, y: window.scrollY });
@@ -541,10 +542,11 @@
     pollOnce();
   }
   function pollOnce() {
+    var asked = live.epoch; /* an answer to a question asked before the last request was sent is stale */
     fetch(apiBase() + "/api/progress?board=" + encodeURIComponent(cfg.board), { cache: "no-store" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
-        if (!data) { return; }
+        if (!data || asked !== live.epoch) { return; }
         handleState(data);
         if (live.failures && !live.source && !params.has("noSSE")) { connect(); } /* the server is back: try the stream again */
       })
@@ -582,6 +584,7 @@
     if (live.waiting && body && !message) { live.lastBody = body; return; } /* the server's event came first */
     live.waiting = true;
     live.lastBody = body;
+    live.epoch += 1;
     var view = $("#progress-view");
     view.hidden = false;
     view.classList.remove("is-timeout", "is-error");
