@@ -12,7 +12,7 @@ __all__ = ["FeedbackStore", "RecordNotFound", "StoredItem", "StoreError", "Store
 def open_store(
     spec: str | Path, *, manifests_dir: str | Path | None = None, endpoint_url: str | None = None
 ) -> FeedbackStore:
-    """`s3://bucket/prefix` -> S3Store (boto3 loaded on first use); anything else -> FileStore."""
+    """`s3://bucket/prefix` -> S3Store (botocore loaded on first use); anything else -> FileStore."""
     text = str(spec)
     if text.startswith("s3://"):
         from .s3 import S3Store

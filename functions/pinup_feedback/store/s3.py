@@ -1,6 +1,6 @@
 """The hosted store: one create-only S3 object per submission (IfNoneMatch='*'), SSE-encrypted.
 
-boto3 is imported and the client built once, on first use, with botocore's standard retry mode.
+botocore is imported and the client built once, on first use, with its standard retry mode.
 When S3 still fails after the retries the app answers 503 and acknowledges nothing.
 """
 
@@ -36,8 +36,9 @@ EXISTS = {"PreconditionFailed", "412"}
 
 def make_client(endpoint_url: str | None, max_attempts: int, region: str | None = None) -> Any:
     """One S3 client: standard retries (throttling, 5xx, timeouts), short timeouts for a 10 s Lambda."""
-    import boto3
     from botocore.config import Config
+
+    from .boto_session import new_session
 
     config = Config(
         retries={"mode": "standard", "total_max_attempts": max_attempts},
@@ -48,10 +49,10 @@ def make_client(endpoint_url: str | None, max_attempts: int, region: str | None 
     kwargs: dict[str, Any] = {"config": config}
     if endpoint_url:
         kwargs["endpoint_url"] = endpoint_url
-    session = boto3.session.Session()
-    if region or not session.region_name:
+    session = new_session()
+    if region or not session.get_config_variable("region"):
         kwargs["region_name"] = region or "us-east-1"
-    return session.client("s3", **kwargs)
+    return session.create_client("s3", **kwargs)
 
 
 def error_code(exc: Exception) -> str:

@@ -47,17 +47,18 @@ def clean_prefix(prefix: str | None) -> str:
 
 
 def s3_client(endpoint_url: str | None = None, region: str | None = None) -> Any:
-    """A boto3 S3 client with standard retries; `endpoint_url` falls back to AWS_ENDPOINT_URL.
+    """An S3 client with standard retries; `endpoint_url` falls back to AWS_ENDPOINT_URL.
 
-    boto3 itself reads AWS_ENDPOINT_URL(_S3), so passing None keeps that behaviour.
+    botocore itself reads AWS_ENDPOINT_URL(_S3), so passing None keeps that behaviour.
     """
-    import boto3
     from botocore.config import Config
+
+    from pinup_feedback.store.boto_session import new_session
 
     config = Config(
         retries={"mode": "standard", "max_attempts": 5}, s3={"addressing_style": "path"} if endpoint_url else None
     )
-    return boto3.session.Session().client(
+    return new_session().create_client(
         "s3", endpoint_url=endpoint_url or None, region_name=region or None, config=config
     )
 
