@@ -14,20 +14,12 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cli_runner  # noqa: E402  (tests/ is not a package)
 import nodetools  # noqa: E402
+from chromium_args import CHROMIUM_ARGS  # noqa: E402
 from reference_oracle import ReferenceOracle  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("PINUP_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(scope="session")
