@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import ssl
 import subprocess
 import time
 import uuid
@@ -103,8 +104,12 @@ async def drive(base: str, bodies: list[dict[str, Any]], concurrency: int, timeo
     todo = iter(bodies)
     started = time.perf_counter()
 
+    # The server is plain HTTP, but each httpx client loads the CA bundle into a TLS context of its
+    # own unless given one: 20 ms of CPU per worker, 64 workers per load. One context serves all.
+    tls = ssl.create_default_context()
+
     async def worker() -> None:
-        async with httpx.AsyncClient(base_url=base, timeout=timeout) as client:
+        async with httpx.AsyncClient(base_url=base, timeout=timeout, verify=tls) as client:
             for body in todo:  # one iterator shared by every worker: each body is sent once
                 t0 = time.perf_counter()
                 try:
