@@ -442,7 +442,7 @@
   /* ---------- live updates: one event stream for the page's whole life ---------- */
   var live = { source: null, poll: null, timer: null, waiting: false, lastBody: null, closedShown: false,
                failures: 0, seenRegenerating: false, buildError: false,
-               epoch: 0 /* one more each time a request for another round is sent: polls asked before are stale */ };
+               epoch: 0 /* one more each time the board starts waiting for a round (this tab's request, its retry, or another reviewer's request the server reports): polls asked before are stale */ };
   function progressMessage(text) { $("#progress-message").textContent = text; }
   function reloadKeepingScroll() {
     setJSON(session, SCROLL_KEY, { x: window.scrollX, y: window.scrollY });
@@ -542,7 +542,7 @@
     pollOnce();
   }
   function pollOnce() {
-    var asked = live.epoch; /* an answer to a question asked before the last request was sent is stale */
+    var asked = live.epoch; /* an answer to a poll asked before the board last started waiting is stale */
     fetch(apiBase() + "/api/progress?board=" + encodeURIComponent(cfg.board), { cache: "no-store" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
