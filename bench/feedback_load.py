@@ -19,6 +19,14 @@ The load generator is a few lines of asyncio speaking HTTP/1.1 over keep-alive s
 on a 2-core machine the client takes as little CPU from the server as possible. The submissions
 are regenerate requests, which the server stores as separate immutable files (a second *final*
 submit for a round is refused with 409).
+
+Freed inodes: on ext4 without a journal (this machine's root) the kernel's inode allocator skips
+every inode freed in the last 60 s, or 360 s while its inode-table block is dirty (and the creates
+around it keep it dirty), by looking each one up: creates after a mass delete cost several times
+more system time. A feedback store never deletes, so that is not the server's cost. The script
+therefore waits out that window after its own previous clean-up (a stamp file beside the scratch
+folders; `--no-wait` skips it, and says so), and `--keep` leaves the scratch folder instead of
+deleting it, so that back-to-back runs need no wait.
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BOARD = "trail-home"
 TARGET_CPU_MS, TARGET_P99_MS, TARGET_RATIO = 1.0, 50.0, 0.5
+FREED_INODES_S = 365.0  # ext4's "recently deleted" window (RECENTCY_MIN + RECENTCY_DIRTY), and a margin
 
 
 def start_server(workdir: Path, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], int, Path]:
@@ -340,8 +349,23 @@ def main() -> int:
         default=None,
         help="also run the server of another checkout (its generator/ and functions/), same rounds: before/after",
     )
+    parser.add_argument(
+        "--keep", action="store_true", help="leave the scratch folder (deleting it slows the next runs' creates)"
+    )
+    parser.add_argument("--no-wait", action="store_true", help="start at once after a previous run's clean-up")
     args = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix=".feedback-load-", dir=args.dir or Path(__file__).parent))
+    parent = args.dir or Path(__file__).parent
+    stamp = Path(parent) / ".feedback-load-cleaned"
+    try:
+        wait = FREED_INODES_S - (time.time() - stamp.stat().st_mtime)
+    except FileNotFoundError:
+        wait = 0.0
+    if wait > 0 and args.no_wait:
+        print(f"NOTE: the last run's clean-up was {FREED_INODES_S - wait:.0f} s ago: its freed inodes slow creates")
+    elif wait > 0:
+        print(f"waiting {wait:.0f} s: the last run's clean-up freed inodes, which slow new creates for 6 minutes")
+        time.sleep(wait)
+    workdir = Path(tempfile.mkdtemp(prefix=".feedback-load-", dir=parent))
     runs: list[Run] = []
     try:
         runs.append(Run("bare", workdir / "bare", bare=True))
@@ -384,7 +408,11 @@ def main() -> int:
     finally:
         for run in runs:
             run.stop()
-        shutil.rmtree(workdir, ignore_errors=True)
+        if args.keep:
+            print(f"kept: {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+            stamp.touch()
 
 
 if __name__ == "__main__":

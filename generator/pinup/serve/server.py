@@ -318,12 +318,17 @@ class ServeSession:
             # a client reusing a keep-alive connection just as the server closes it gets no answer
             # at all; a long idle timeout makes that race rare under load (browsers keep ~5 min)
             timeout_keep_alive=75,
+            # nothing sits in front of a local server: X-Forwarded-For from a local client is not trusted
+            proxy_headers=False,
         )
         self._server = uvicorn.Server(config)
         supervisor = threading.Thread(target=self._supervise, name="pinup-serve", daemon=True)
         supervisor.start()
         self._writer.start()
         previous = self._install_signals()
+        from pinup_feedback.heap import freeze_startup_heap
+
+        freeze_startup_heap()
         try:
             self._server.run()
         except _Stopped as stopped:
