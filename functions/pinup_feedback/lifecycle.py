@@ -7,12 +7,16 @@ event name and exactly one wins. Nothing is ever rewritten.
 
 Layout (under `<store>/_items/` on disk, `<prefix>/feedback/_items/` in S3), per board:
 
-- `n/<n>.json`: number slot `n` taken by one item (create-only: a number is never given twice); on
-  disk the slots of one record are links of one file holding the record's numbers;
+- `n/<first>.json`: the slot of one record's numbers, `first` to `first + k - 1` for its k items
+  (create-only: a number is never given twice). Numbers are taken in runs that follow each
+  other with no overlap: a writer starts a run only right after the end of the newest run it
+  has read, so any other run starting inside it would have to start at `first`, whose name is
+  taken. Stores written before runs (#13) hold one slot per number; both read alike: the slot
+  named `n` covers `n` up to the largest number in it;
 - `f/<feedbackId>.json`: the numbers of one record's items (what readers trust; slots that no
   record claims are skipped, so numbers may skip but never repeat or change); on disk one more
-  link of that same file, made only once its slots are durable; a reader that finds a record's
-  complete set of slots without this document finishes the numbering with them;
+  link of the slot file, made only once the slot is durable; a reader that finds a record's
+  slot without this document finishes the numbering with it;
 - `e/<n>/<seq>.json`: the item's state changes, seq 1, 2, ... (create-only: one writer per seq).
 """
 
@@ -65,8 +69,8 @@ class EventLog(Protocol):
         """All of `create` at once."""
         ...
 
-    def take(self, names: list[str], payload: dict[str, Any]) -> list[bool]:
-        """Create-only names that share one payload (a record's number slots): False where taken."""
+    def take(self, name: str, payload: dict[str, Any]) -> bool:
+        """Create a record's number slot, whole and create-only: False when the name is taken."""
         ...
 
     def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
@@ -101,16 +105,15 @@ class FileLog:
 
         return _created([file.COMMIT.submit(self.root / name, _doc(payload)) for name, payload in docs])
 
-    def take(self, names: list[str], payload: dict[str, Any]) -> list[bool]:
-        """One file hard-linked under every name of one folder: no inode or data block per name.
+    def take(self, name: str, payload: dict[str, Any]) -> bool:
+        """The slot appears whole (`create_whole`): a reader never finds it empty or cut short.
 
-        Not synced here: the group commit's next barrier makes them durable, and what cites them
-        (the record's numbers, created through it afterwards) is never durable before they are.
+        Not synced here: the group commit's next barrier makes it durable, and what cites it (the
+        record's numbers, created through it afterwards) is never durable before it is.
         """
-        from .store.file import link_names
+        from .store.file import create_whole
 
-        base = self._base
-        return link_names([f"{base}/{name}" for name in names], _doc(payload))
+        return create_whole(f"{self._base}/{name}", _doc(payload))
 
     def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
         """Each document a create-only link to its slot's file (same bytes): no inode, no write.
@@ -205,8 +208,8 @@ class S3Log:
     def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
         return [self.create(name, payload) for name, payload in docs]
 
-    def take(self, names: list[str], payload: dict[str, Any]) -> list[bool]:
-        return [self.create(name, payload) for name in names]
+    def take(self, name: str, payload: dict[str, Any]) -> bool:
+        return self.create(name, payload)
 
     def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
         return [self.create(name, payload) for name, _slot, payload in docs]
@@ -428,9 +431,9 @@ class Lifecycle:
 
         A reader (the CLI, the MCP server) can arrive between a server's slots and its numbers
         document. Taking fresh slots then would give the record a second set of numbers and leave the
-        first as a gap, so item #1 of a new board could be missing. A set counts only when every slot
-        it names holds it (create-only: nobody can take them any more). Slots are read from the
-        newest down and the walk stops at the newest one a numbers document cites.
+        first as a gap, so item #1 of a new board could be missing. A slot counts only when it is
+        complete (`_complete`: create-only, so nobody can take its numbers any more). Slots are read
+        from the newest down and the walk stops at the newest one a numbers document cites.
         """
         adopted: dict[str, tuple[str | None, dict[str, Any]]] = {}
         for board in {r["board"] for r in records}:
@@ -449,54 +452,72 @@ class Lifecycle:
                     continue  # a set its record did not keep
                 if fid in wanted and fid not in adopted and self._complete(board, doc):
                     first = min(int(n) for n in doc["items"].values())
-                    adopted[fid] = (f"{board}/n/{first:010d}.json", doc)
+                    adopted[fid] = (_slot(board, first), doc)
         if adopted:
             self.log.settle([slot for slot, _doc in adopted.values() if slot is not None])
         return adopted
 
     def _slots_newest_first(self, board: str) -> Iterator[str]:
-        """The board's slot names from the newest down, found without listing the log.
+        """The names a slot of the board can have, from the newest number down, without a listing.
 
-        A board's slots are numbered 1..top with no holes: a writer takes numbers above every slot
-        it has seen and tries every name of its set (`take`). So the top is the cached next number
-        probed upward (one missing read when this process took the last slots; a listing when it is
-        far behind, as a warm Lambda can be), and the walk reads down from it. Listing every slot instead made each batch cost as much as the board's history.
+        Runs of numbers follow each other from 1 with no holes, so the next free number is the
+        cached one, moved past each run found starting there (one missing read when this process
+        took the last run; a listing when it is far behind, as a warm Lambda can be), and the walk
+        reads down from it. Listing every slot instead made each batch cost as much as the board's
+        history.
         """
-        top = (self._next.get(board) or self._scan(board)) - 1
+        following = self._next.get(board) or self._scan(board)
         probes = 0
-        while self._exists(f"{board}/n/{top + 1:010d}.json"):
-            top, probes = top + 1, probes + 1
+        while (end := self._end(board, following)) is not None:  # another writer took a run there
+            following, probes = end + 1, probes + 1
             if probes == 8:  # far behind (other processes numbered a lot): one listing jumps ahead
-                top = max(top, self._scan(board) - 1)
-        self._next[board] = top + 1
-        for n in range(top, 0, -1):
-            yield f"{board}/n/{n:010d}.json"
+                following = max(following, self._scan(board))
+        self._next[board] = following
+        for n in range(following - 1, 0, -1):
+            yield _slot(board, n)
 
-    def _exists(self, name: str) -> bool:
+    def _end(self, board: str, n: int) -> int | None:
+        """The last number of the run whose slot is named `n`; None when there is no such slot.
+
+        A slot appears whole (`EventLog.take`), so one that cannot be read was cut short by a crash
+        before anything cited it: its run is nobody's, and it covers no more than its own name.
+        """
         try:
-            return self.log.read(name) is not None
-        except ValueError:  # created, still being written
-            return True
+            doc = self.log.read(_slot(board, n))
+        except ValueError:
+            return n
+        if doc is None:
+            return None
+        numbers = doc.get("items")
+        found = [v for v in numbers.values() if isinstance(v, int)] if isinstance(numbers, dict) else []
+        return max([n, *found])
 
     def _complete(self, board: str, doc: dict[str, Any]) -> bool:
+        """The slot of the run's first number holds `doc`, and no other slot lies inside the run.
+
+        In a store written before runs each number had a slot: there every one of them must hold
+        `doc` too, so a set another writer cut into (a number of it taken) is never adopted.
+        """
         numbers = doc.get("items")
         if not isinstance(numbers, dict) or not numbers:
             return False
-        return all(self._peek(f"{board}/n/{int(n):010d}.json") == doc for n in numbers.values())
+        first, *rest = sorted(int(n) for n in numbers.values())
+        if self._peek(_slot(board, first)) != doc:
+            return False
+        return all(self._peek(_slot(board, n)) in (None, doc) for n in rest)
 
     def _peek(self, name: str) -> dict[str, Any] | None:
-        """A slot as it is now: None while its writer is still writing it (created before filled)."""
+        """A slot as it is now: None when it is missing or cannot be read (see `_end`)."""
         try:
             return self.log.read(name)
         except ValueError:
             return None
 
     def _claim_slots(self, records: list[dict[str, Any]]) -> dict[str, tuple[str | None, dict[str, Any]]]:
-        """Create the number slots of every record; a record with any slot taken starts again.
+        """Create the slot of every record's run of numbers; a record whose slot is taken starts again.
 
-        Its slots that were created stay unclaimed (readers skip them): numbers may skip, never repeat.
-        Gives each record's first slot (None without items) and the document its slots hold, which
-        is also the record's numbers document.
+        One create per record, whatever its number of items. Gives each record's slot (None without
+        items) and the document it holds, which is also the record's numbers document.
         """
         claimed: dict[str, tuple[str | None, dict[str, Any]]] = {}
         for _ in range(50):
@@ -508,10 +529,11 @@ class Lifecycle:
                 first = self._next.get(board) or self._scan(board)
                 self._next[board] = first + len(specs)
                 mapping = {spec.key: first + k for k, spec in enumerate(specs)}
-                names = [f"{board}/n/{n:010d}.json" for n in mapping.values()]
                 doc = {"feedbackId": record["id"], "items": mapping, "at": iso_ts(now_utc())}
-                if all(self.log.take(names, doc)):
-                    claimed[record["id"]] = (names[0] if names else None, doc)
+                if not specs:
+                    claimed[record["id"]] = (None, doc)
+                elif self.log.take(_slot(board, first), doc):
+                    claimed[record["id"]] = (_slot(board, first), doc)
                 else:
                     retry.append(record)
             for board in {r["board"] for r in retry}:  # another process got ahead: read where it is
@@ -520,9 +542,12 @@ class Lifecycle:
         raise ItemConflict("item numbers keep being taken by other writers; try again")
 
     def _scan(self, board: str) -> int:
-        """The board's next number, from its slots in the log."""
+        """The board's next number: past the run of its newest slot in the log."""
         slots = self.log.names(f"{board}/n/")
-        return max((int(name.rsplit("/", 1)[1][:-5]) for name in slots), default=0) + 1
+        if not slots:
+            return 1
+        newest = max(int(name.rsplit("/", 1)[1][:-5]) for name in slots)
+        return (self._end(board, newest) or newest) + 1
 
     def sync(self, board: str) -> None:
         """Number every record of the board that has no numbers yet, oldest first."""
@@ -665,6 +690,11 @@ class Lifecycle:
             if self.log.create(f"{board}/e/{n:010d}/{item.seq + 1:06d}.json", event):
                 return _fold(item, [*item.events, event])
         raise ItemConflict(f"item #{n} keeps changing under us; try again")
+
+
+def _slot(board: str, n: int) -> str:
+    """The name of the slot whose run starts at number `n`."""
+    return f"{board}/n/{n:010d}.json"
 
 
 _SHARED: dict[tuple[str, ...], Lifecycle] = {}

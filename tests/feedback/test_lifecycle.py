@@ -206,8 +206,10 @@ def test_concurrent_numbering_never_repeats_a_number(store: FileStore) -> None:
         (r["id"], k) for r in recs for k in ("comment:A", "comment:B")
     }
     slots = {int(p.stem): json.loads(p.read_text()) for p in (store.root / "_items" / "hero" / "n").glob("*.json")}
-    assert all(n in slot["items"].values() for n, slot in slots.items())  # each slot names its taker and number
-    assert {i.n for i in items} <= set(slots)  # every number a reader sees was taken in a create-only slot
+    assert all(n == min(slot["items"].values()) for n, slot in slots.items())  # each slot is named by its run
+    taken = [n for slot in slots.values() for n in slot["items"].values()]
+    assert len(taken) == len(set(taken))  # runs never overlap, even those of numberings that lost a race
+    assert {i.n for i in items} <= set(taken)  # every number a reader sees was taken in a create-only slot
 
 
 def _reader_arrives_between_slots_and_numbers(store: Any, other: Any) -> None:
@@ -238,6 +240,55 @@ def test_a_partly_taken_set_of_slots_is_never_adopted(store: FileStore) -> None:
     (folder / f"{2:010d}.json").write_text(json.dumps({**doc, "feedbackId": "someone-else"}))
     items = Lifecycle(FileStore(store.root)).items("hero")
     assert [i.n for i in items] == [3, 4]  # fresh numbers: 1 and 2 stay a gap, never given twice
+
+
+def _old_slots(store: FileStore, rec: dict[str, Any], numbers: dict[str, int], *, cited: bool = True) -> None:
+    """What a store written before runs holds: one slot per number, each the record's whole set."""
+    board = store.root / "_items" / "hero"
+    doc = {"feedbackId": rec["id"], "items": numbers, "at": iso_ts(now_utc())}
+    for n in numbers.values():
+        (board / "n").mkdir(parents=True, exist_ok=True)
+        (board / "n" / f"{n:010d}.json").write_text(json.dumps(doc))
+    if cited:
+        (board / "f").mkdir(parents=True, exist_ok=True)
+        (board / "f" / f"{rec['id']}.json").write_text(json.dumps(doc))
+
+
+def test_a_store_from_before_runs_keeps_its_numbers_and_numbers_on_after_them(store: FileStore) -> None:
+    """Slots of one number each (the layout before runs) read as runs: a numbered record keeps its
+    numbers, a set of slots left uncited is finished, and new runs start after the last number."""
+    old = record(comments={"A": "busy", "B": "calm"}, overall="B")
+    store.save(old)
+    _old_slots(store, old, {"comment:A": 1, "comment:B": 2, "overall": 3})
+    uncited = record(comments={"A": "later", "B": "fine"})
+    store.save(uncited)
+    _old_slots(store, uncited, {"comment:A": 4, "comment:B": 5}, cited=False)
+    new = record(comments={"A": "new"}, overall="ok")
+    store.save(new)
+    items = Lifecycle(FileStore(store.root)).items("hero")
+    assert [(i.n, i.feedback_id) for i in items] == [
+        (1, old["id"]),
+        (2, old["id"]),
+        (3, old["id"]),
+        (4, uncited["id"]),  # adopted, not numbered again
+        (5, uncited["id"]),
+        (6, new["id"]),
+        (7, new["id"]),
+    ]
+    assert sorted(p.name for p in (store.root / "_items" / "hero" / "n").iterdir())[-1] == f"{6:010d}.json"
+
+
+def test_a_slot_cut_short_by_a_crash_gives_up_only_its_own_number(store: FileStore) -> None:
+    """A slot that cannot be read (its data lost in a crash before anything cited it) ends the log:
+    the next run starts right after its name, and nothing is numbered from it."""
+    first = record(comments={"A": "busy", "B": "calm"})
+    store.save(first)
+    assert Lifecycle(store).number(first) == {"comment:A": 1, "comment:B": 2}
+    (store.root / "_items" / "hero" / "n" / f"{3:010d}.json").write_bytes(b"")
+    later = record(comments={"A": "later"})
+    store.save(later)
+    assert Lifecycle(FileStore(store.root)).number(later) == {"comment:A": 4}
+    assert [i.n for i in Lifecycle(store).items("hero")] == [1, 2, 4]
 
 
 # --- S3 (moto server): conditional writes ---------------------------------------------------

@@ -35,7 +35,8 @@ def slots(root: Path) -> list[dict[str, Any]]:
 
 
 def slot_numbers(root: Path) -> list[int]:
-    return [int(p.stem) for p in (root / "_items" / "hero" / "n").glob("*.json")]
+    """Every number taken in a slot: each slot holds its record's run of numbers, named by the first."""
+    return [n for slot in slots(root) for n in slot["items"].values()]
 
 
 def _number_in_a_process(root: str, start: Any, out: Any) -> None:
@@ -61,8 +62,10 @@ def test_four_processes_with_stale_caches_never_share_a_number(tmp_path: Path) -
         proc.join(60)
         assert proc.exitcode == 0
     assert len(given) == 80 and len(set(given)) == 80
-    for slot in slots(tmp_path):  # each slot names the record that took it, with that number
-        assert slot["feedbackId"] and set(slot["items"].values()) & set(slot_numbers(tmp_path))
+    for path in (tmp_path / "_items" / "hero" / "n").glob("*.json"):  # each slot names its record and run
+        slot = json.loads(path.read_text())
+        assert slot["feedbackId"] and min(slot["items"].values()) == int(path.stem)
+    assert len(slot_numbers(tmp_path)) == len(set(slot_numbers(tmp_path))) == 88  # no two runs overlap
     items = Lifecycle(FileStore(tmp_path)).items("hero")
     assert len(items) == 88 and len({i.n for i in items}) == 88  # with the 4 numbered before the start
 
@@ -87,9 +90,9 @@ class CountingLog(FileLog):
         self.batches.append(len(docs))
         return super().cite_many(docs)
 
-    def take(self, names: list[str], payload: dict[str, Any]) -> list[bool]:
-        self.slots.append(len(names))
-        return super().take(names, payload)
+    def take(self, name: str, payload: dict[str, Any]) -> bool:
+        self.slots.append(len(payload["items"]))
+        return super().take(name, payload)
 
 
 def test_records_queued_while_a_batch_runs_are_numbered_together(tmp_path: Path) -> None:
@@ -107,7 +110,7 @@ def test_records_queued_while_a_batch_runs_are_numbered_together(tmp_path: Path)
     assert errors == [] and life._worker is None
     # the worker took what was queued when it started (how many depends on the scheduler) before it
     # waited; everything queued after that went in one batch: each batch is one cite_many of
-    # record numbers, after linking each record's 2 slots
+    # record numbers, after creating each record's slot (one per record, for its 2 numbers)
     assert len(log.batches) in (1, 2) and sum(log.batches) == 12
     assert log.slots == [2] * 12
     assert sorted(n for r in records for n in life.number(r).values()) == list(range(1, 25))
@@ -125,21 +128,35 @@ def test_numbering_in_threads_and_on_read_agree(tmp_path: Path) -> None:
     assert {i.feedback_id for i in items} == {r["id"] for r in records}
 
 
-def test_slots_are_one_file_linked_under_each_name_and_stay_create_only(tmp_path: Path, monkeypatch: Any) -> None:
+@pytest.mark.parametrize("anonymous", [True, False], ids=["o_tmpfile", "temp-name"])
+def test_a_slot_appears_whole_and_stays_create_only(tmp_path: Path, monkeypatch: Any, anonymous: bool) -> None:
+    """A slot is never seen empty or cut short (its run's end is read from it), with or without O_TMPFILE;
+    the fsync commit syncs it and its folder; a taken name keeps its content; no temp file is left."""
     import os
 
     from pinup_feedback.store import file as file_store
 
     synced: list[str] = []
-    real = file_store.fsync_dir
+    created: list[str] = []
+    real_sync, real_open = file_store.fsync_dir, os.open
+
+    def watching_open(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if flags & os.O_CREAT:  # a name created (O_TMPFILE creates none)
+            created.append(os.path.basename(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(file_store, "_anonymous_ok", anonymous)
     monkeypatch.setattr(file_store, "COMMIT", file_store.FsyncCommit())  # syncs folder by folder
-    monkeypatch.setattr(file_store, "fsync_dir", lambda path: (synced.append(Path(path).name), real(path)))
-    names = [tmp_path / "n" / f"{n:010d}.json" for n in (1, 2, 3)]
-    assert file_store.link_names(names, b'{"items": {}}') == [True, True, True]
-    assert len({os.stat(p).st_ino for p in names}) == 1 and synced == ["n"]  # one inode, folder synced
-    assert file_store.link_names([names[2], tmp_path / "n" / "0000000004.json"], b"{}") == [False, True]
-    assert names[2].read_bytes() == b'{"items": {}}'  # a taken name keeps its content
-    assert sorted(p.name for p in (tmp_path / "n").iterdir()) == [p.name for p in names] + ["0000000004.json"]
+    monkeypatch.setattr(file_store, "fsync_dir", lambda path: (synced.append(Path(path).name), real_sync(path)))
+    monkeypatch.setattr(file_store.os, "open", watching_open)
+    slot = str(tmp_path / "n" / "0000000001.json")
+    assert file_store.create_whole(slot, b'{"items": {"a": 1, "b": 2}}') is True
+    assert file_store.create_whole(slot, b"{}") is False
+    assert Path(slot).read_bytes() == b'{"items": {"a": 1, "b": 2}}'  # a taken name keeps its content
+    assert synced == ["n"] and sorted(os.listdir(tmp_path / "n")) == ["0000000001.json"]
+    # never created under its own name (which a reader could open empty): anonymously or as a temp name
+    assert "0000000001.json" not in created
+    assert (created == []) if anonymous else all(name.endswith(".tmp") for name in created)
 
 
 def test_a_stopping_server_waits_for_queued_numbering(tmp_path: Path) -> None:
@@ -158,6 +175,7 @@ def test_a_stopping_server_waits_for_queued_numbering(tmp_path: Path) -> None:
     numbered = {p.stem for p in (tmp_path / "_items" / "hero" / "f").glob("*.json")}
     assert numbered == {one["id"] for one in stored}
     assert sorted(slot_numbers(tmp_path)) == list(range(1, 81))
+    assert len(list((tmp_path / "_items" / "hero" / "n").iterdir())) == 40  # one slot per record
     assert list(tmp_path.rglob(".*.tmp")) == []
 
 
@@ -178,14 +196,14 @@ def test_a_records_numbers_are_one_more_link_of_its_slot_file(tmp_path: Path, mo
     board = tmp_path / "_items" / "hero"
     doc = board / "f" / f"{rec['id']}.json"
     inodes = {os.stat(p).st_ino for p in [doc, *(board / "n").glob("*.json")]}
-    assert len(inodes) == 1 and os.stat(doc).st_nlink == 3
+    assert len(inodes) == 1 and os.stat(doc).st_nlink == 2
     assert json.loads(doc.read_text()) == {
         "feedbackId": rec["id"],
         "items": {"comment:A": 1, "comment:B": 2},
         "at": ANY,
     }
     assert Lifecycle(FileStore(tmp_path)).number(rec) == {"comment:A": 1, "comment:B": 2}
-    assert sorted(p.name for p in (board / "n").iterdir()) == ["0000000001.json", "0000000002.json"]
+    assert sorted(p.name for p in (board / "n").iterdir()) == ["0000000001.json"]  # the run 1-2
 
 
 def test_a_record_without_items_gets_a_numbers_document_of_its_own(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ import random
 import re
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, cast
@@ -454,46 +454,76 @@ def _folder_dev(folder: str) -> int:
         return os.stat(folder).st_dev
 
 
-def link_names(paths: Sequence[str | Path], data: bytes) -> list[bool]:
-    """Create-only names (of one folder) for one content: the first free name is created with
-    `O_EXCL`, every later one is a hard link of it; False where the name was taken.
+def create_whole(path: str, data: bytes) -> bool:
+    """Create `path` holding `data`, create-only and whole: False when the name is taken.
 
-    No temp file: nothing reads a slot's bytes before the barrier that follows (what cites a slot,
-    the record's numbers, is linked only after it), so a slot cut short by a crash is merely an
-    unclaimed number. With the syncfs commit they are not synced here: its next barrier covers the
-    whole filesystem, so anything created through it afterwards (a `submit` with one of them as
-    its `source` too) is durable only after they are. The fsync commit syncs files and directories
-    one by one, so the file and this folder are fsynced before returning.
+    A reader never finds the file empty or cut short: its bytes are written to an anonymous file
+    (`O_TMPFILE`) that is then linked to the name, or, where the filesystem has none, to a temp
+    name linked the same way. With the syncfs commit nothing is synced here: its next barrier
+    covers the whole filesystem, so anything created through it afterwards (a `submit` with this
+    file as its `source`) is durable only after this is. The fsync commit syncs files and folders
+    one by one, so the file and its folder are fsynced before returning.
     """
-    if not paths:
-        return []
-    syncfs = isinstance(COMMIT, SyncfsCommit)
-    first: str | Path | None = None
-    created = []
-    for path in paths:
-        if first is None:
-            try:
-                _write_direct(path, data, sync=not syncfs)
-            except FileExistsError:
-                created.append(False)
-                continue
-            except FileNotFoundError:
-                os.makedirs(os.path.dirname(path), exist_ok=True)  # a new board: once per folder
-                try:
-                    _write_direct(path, data, sync=not syncfs)
-                except FileExistsError:
-                    created.append(False)
-                    continue
-            first = path
-            created.append(True)
-            continue
-        error = _link(first, path, data)
-        if error is not None and not isinstance(error, FileExistsError):
-            raise error
-        created.append(error is None)
-    if not syncfs:
-        fsync_dir(Path(os.path.dirname(paths[0])))
-    return created
+    sync = not isinstance(COMMIT, SyncfsCommit)
+    folder = os.path.dirname(path)
+    try:
+        return _create_whole(folder, path, data, sync)
+    except FileNotFoundError:
+        if os.path.isdir(folder):
+            raise
+        os.makedirs(folder, exist_ok=True)  # a new board: once per folder
+        return _create_whole(folder, path, data, sync)
+
+
+def _create_whole(folder: str, path: str, data: bytes, sync: bool) -> bool:
+    error = _create_anonymous(folder, path, data, sync) if _anonymous_ok else _NOT_TRIED
+    if error is _NOT_TRIED:
+        tmp = os.path.join(folder, _temp_name(os.path.basename(path)))
+        try:
+            _write_new(tmp, data, sync=sync)
+            error = _link(tmp, path, data, sync=sync)
+        finally:
+            _take_back(tmp)
+    if isinstance(error, FileExistsError):
+        return False
+    if error is not None:
+        raise error
+    if sync:
+        fsync_dir(Path(folder))
+    return True
+
+
+_NOT_TRIED = OSError("no anonymous file here")
+_anonymous_ok = hasattr(os, "O_TMPFILE") and os.path.isdir("/proc/self/fd")
+
+
+def _create_anonymous(folder: str, path: str, data: bytes, sync: bool) -> OSError | None:
+    """Write `data` to a nameless file in `folder` (`O_TMPFILE`), then link it to `path`.
+
+    linkat(2) follows /proc/self/fd/N only with AT_SYMLINK_FOLLOW, which os.link passes once a
+    directory descriptor is given (ignored for an absolute path). `_NOT_TRIED` where this kernel
+    or filesystem has no anonymous files: the caller uses a temp name, and so does every later call.
+    """
+    global _anonymous_ok
+    try:
+        fd = os.open(folder, os.O_TMPFILE | os.O_WRONLY | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        if exc.errno not in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOTSUP):
+            raise
+        _anonymous_ok = False
+        return _NOT_TRIED
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        if sync:
+            os.fsync(fd)
+        os.link(f"/proc/self/fd/{fd}", path, src_dir_fd=fd, follow_symlinks=True)
+    except FileExistsError as exc:
+        return exc
+    finally:
+        os.close(fd)
+    return None
 
 
 def _link(tmp: str | Path, path: str | Path, data: bytes, *, sync: bool = False) -> OSError | None:
