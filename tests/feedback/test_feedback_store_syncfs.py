@@ -30,24 +30,36 @@ def record(board: str = "hero") -> dict[str, Any]:
     }
 
 
-@pytest.fixture()
-def events(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """A fresh SyncfsCommit whose barriers and links are logged (and still really done)."""
+@pytest.fixture(params=["nameless", "temp-name"])
+def events(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> list[str]:
+    """A fresh SyncfsCommit whose barriers and links are logged (and still really done), writing
+    through nameless files (O_TMPFILE) or, as where the filesystem has none, temp names. No name
+    is ever created in a board's folder but by a link: a reader never opens a file being written."""
     log: list[str] = []
-    real_barrier, real_link = file_store.barrier, os.link
+    real_barrier, real_link, real_open = file_store.barrier, os.link, os.open
+    nameless = request.param == "nameless"
 
     def logged_barrier(fds: list[int]) -> None:
         real_barrier(fds)
         log.append("barrier")
 
     def logged_link(src: Any, dst: Any, **kw: Any) -> None:
-        assert Path(src).read_bytes(), "a temp file is linked only once written"
+        assert Path(src).read_bytes(), "a file is linked only once written"
+        if Path(src).parent.name != "n":  # a record (a numbers document links its slot instead)
+            assert str(src).startswith("/proc/self/fd/") if nameless else str(src).endswith(".tmp"), src
         real_link(src, dst, **kw)
         log.append(f"link:{Path(dst).name}")
 
+    def watched_open(path: Any, flags: int, *args: Any, **kw: Any) -> int:
+        if flags & os.O_CREAT:
+            assert str(path).endswith(".tmp") and not nameless, f"{path} created by name"
+        return real_open(path, flags, *args, **kw)
+
+    monkeypatch.setattr(file_store, "_anonymous_ok", nameless)
     monkeypatch.setattr(file_store, "COMMIT", SyncfsCommit())
     monkeypatch.setattr(file_store, "barrier", logged_barrier)
     monkeypatch.setattr(os, "link", logged_link)
+    monkeypatch.setattr(os, "open", watched_open)
     return log
 
 

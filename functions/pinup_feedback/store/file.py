@@ -1,7 +1,8 @@
 """The local store: one immutable JSON file per submission, made durable before it is acknowledged.
 
-Write path (create-only): tmp file opened with O_EXCL -> write -> data synced -> os.link to the
-final name (fails if it exists, so nothing is ever overwritten) -> unlink tmp -> name synced.
+Write path (create-only): a nameless file (O_TMPFILE; elsewhere a tmp file opened with O_EXCL)
+-> write -> data synced -> linked to the final name (fails if it exists, so nothing is ever
+overwritten) -> (tmp unlinked) -> name synced.
 Every create goes through a process-wide group commit (`COMMIT`). On Linux, `SyncfsCommit`
 syncs a whole batch with one syncfs(2) + fsync barrier per filesystem (data before the links,
 names before the acknowledgement); elsewhere `FsyncCommit` fsyncs each file and shares the
@@ -44,13 +45,17 @@ def _write_new(path: str | Path, data: bytes, *, sync: bool = False) -> None:
     """Create `path` (must not exist), write all of `data`, fsync it if asked."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        if sync:
-            os.fsync(fd)
+        _write_all(fd, data, sync=sync)
     finally:
         os.close(fd)
+
+
+def _write_all(fd: int, data: bytes, *, sync: bool = False) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    if sync:
+        os.fsync(fd)
 
 
 def _write_fsync(path: Path, data: bytes) -> None:
@@ -121,6 +126,7 @@ class _Write:
         "tmp",
         "dev",
         "fd",
+        "anonymous",
     )
 
     def __init__(
@@ -139,6 +145,7 @@ class _Write:
         self.copy_error: OSError | None = None
         self.tmp: Path | None = None
         self.dev = self.fd = -1  # the filesystem, and the descriptor its barriers go through
+        self.anonymous = -1  # the nameless file (O_TMPFILE) holding `data` until it is linked
 
 
 class _Commit:
@@ -346,10 +353,11 @@ def _temp_name(name: str) -> str:
 class SyncfsCommit(_Commit):
     """Group commit with one barrier (`barrier`: syncfs + fsync) per filesystem per pass.
 
-    One thread does everything, in passes. A pass writes the new files under temp names (not
-    synced), runs the barrier once, and then: the files linked in the previous pass are durable
-    (their data and their names were written before this barrier) and are acknowledged; the temp
-    files written in this pass are durable too, so they are linked to their final names
+    One thread does everything, in passes. A pass writes the new files without their names
+    (nameless `O_TMPFILE` files, or temp names; not synced), runs the barrier once, and then: the
+    files linked in the previous pass are durable (their data and their names were written
+    before this barrier) and are acknowledged; the files written in this pass are durable too,
+    so they are linked to their final names
     (create-only: `link` fails if the name exists) and wait for the next pass's barrier. A name
     therefore only ever points at data already on disk, and nothing is acknowledged before the
     barrier that covers its name. Under load each barrier serves two batches at once, so N
@@ -388,6 +396,7 @@ class SyncfsCommit(_Commit):
             except BaseException as exc:  # never leave a waiter hanging, never lose the thread
                 for write in [*new, *linked]:
                     write.error = write.error or exc
+                    _close_anonymous(write)
                 self._settle([*new, *linked])
                 linked = []
                 for fd in self._held:
@@ -400,6 +409,7 @@ class SyncfsCommit(_Commit):
         linked = list(linked)
         opened: dict[int, int] = {}  # this pass: st_dev -> a directory on it, opened before writing
         devs: dict[str, int] = {}
+        anonymous = 0
         for write in new:
             try:
                 dev = devs.get(write.folder)
@@ -408,12 +418,18 @@ class SyncfsCommit(_Commit):
                 if dev not in opened:
                     opened[dev] = os.open(write.folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
                 write.dev, write.fd = dev, opened[dev]
-                if write.source is None:  # a link to an existing file needs no temp file
+                if write.source is None and anonymous < MAX_ANONYMOUS:  # nameless: no temp name to undo
+                    write.anonymous = _open_anonymous(write.folder)
+                if write.anonymous >= 0:
+                    anonymous += 1
+                    _write_all(write.anonymous, write.data)
+                elif write.source is None:  # a link to an existing file needs no temp file
                     write.tmp = _stage(write.path)
                     _write_new(write.tmp, write.data)
                 staged.append(write)
             except BaseException as exc:
                 write.error = exc
+                _close_anonymous(write)
                 if write.tmp is not None:
                     _take_back(write.tmp)
                 done.append(write)
@@ -433,11 +449,15 @@ class SyncfsCommit(_Commit):
             done.append(write)
         now_linked: list[_Write] = []
         for write in staged:
-            source = write.tmp if write.tmp is not None else write.source
-            assert source is not None
-            write.error = failed.get(write.dev) or _link(source, write.path, write.data)
-            if write.tmp is not None:
-                _take_back(write.tmp)
+            if write.anonymous >= 0:
+                write.error = failed.get(write.dev) or _link_anonymous(write.anonymous, write.path, write.data)
+                _close_anonymous(write)
+            else:
+                source = write.tmp if write.tmp is not None else write.source
+                assert source is not None
+                write.error = failed.get(write.dev) or _link(source, write.path, write.data)
+                if write.tmp is not None:
+                    _take_back(write.tmp)
             (done if write.error is not None else now_linked).append(write)
         for fd in self._held - set(opened.values()):  # their writes are all settled now
             os.close(fd)
@@ -476,7 +496,7 @@ def create_whole(path: str, data: bytes) -> bool:
 
 
 def _create_whole(folder: str, path: str, data: bytes, sync: bool) -> bool:
-    error = _create_anonymous(folder, path, data, sync) if _anonymous_ok else _NOT_TRIED
+    error = _create_anonymous(folder, path, data, sync)
     if error is _NOT_TRIED:
         tmp = os.path.join(folder, _temp_name(os.path.basename(path)))
         try:
@@ -498,32 +518,66 @@ _anonymous_ok = hasattr(os, "O_TMPFILE") and os.path.isdir("/proc/self/fd")
 
 
 def _create_anonymous(folder: str, path: str, data: bytes, sync: bool) -> OSError | None:
-    """Write `data` to a nameless file in `folder` (`O_TMPFILE`), then link it to `path`.
+    """Write `data` to a nameless file in `folder`, then link it to `path`; `_NOT_TRIED` where
+    this kernel or filesystem has no nameless files (the caller then uses a temp name)."""
+    fd = _open_anonymous(folder)
+    if fd < 0:
+        return _NOT_TRIED
+    try:
+        _write_all(fd, data, sync=sync)
+        return _link_anonymous(fd, path, data, sync=sync)
+    finally:
+        os.close(fd)
 
-    linkat(2) follows /proc/self/fd/N only with AT_SYMLINK_FOLLOW, which os.link passes once a
-    directory descriptor is given (ignored for an absolute path). `_NOT_TRIED` where this kernel
-    or filesystem has no anonymous files: the caller uses a temp name, and so does every later call.
+
+#: nameless files one pass of the group commit holds open at most (each is a descriptor until its
+#: link, after the barrier); the rest of a larger pass uses temp names
+MAX_ANONYMOUS = 256
+
+
+def _open_anonymous(folder: str) -> int:
+    """A new nameless file (`O_TMPFILE`) in `folder`, open for writing; -1 where there is none.
+
+    Nothing to unlink and no temp name for a crash to leave behind or for a watcher to hear of:
+    until it is linked it exists only while open. Asked once: where this kernel or filesystem has
+    none, every later call answers -1 at once.
     """
     global _anonymous_ok
+    if not _anonymous_ok:
+        return -1
     try:
-        fd = os.open(folder, os.O_TMPFILE | os.O_WRONLY | os.O_CLOEXEC, 0o644)
+        return os.open(folder, os.O_TMPFILE | os.O_WRONLY | os.O_CLOEXEC, 0o644)
     except OSError as exc:
         if exc.errno not in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOTSUP):
             raise
         _anonymous_ok = False
-        return _NOT_TRIED
+        return -1
+
+
+def _link_anonymous(fd: int, path: str | Path, data: bytes, *, sync: bool = False) -> OSError | None:
+    """Give the nameless file `fd` the name `path`, create-only; the error, if any.
+
+    linkat(2) follows /proc/self/fd/N only with AT_SYMLINK_FOLLOW, which os.link passes once a
+    directory descriptor is given (ignored for an absolute path). Where hard links are refused,
+    O_EXCL on the final name is create-only too (as `_link` does).
+    """
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        if sync:
-            os.fsync(fd)
         os.link(f"/proc/self/fd/{fd}", path, src_dir_fd=fd, follow_symlinks=True)
-    except FileExistsError as exc:
-        return exc
-    finally:
-        os.close(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+            return exc
+        try:
+            _write_direct(path, data, sync=sync)
+        except OSError as direct:
+            return direct
     return None
+
+
+def _close_anonymous(write: _Write) -> None:
+    """Close a write's nameless file: unlinked, it is gone with its descriptor."""
+    if write.anonymous >= 0:
+        os.close(write.anonymous)
+        write.anonymous = -1
 
 
 def _link(tmp: str | Path, path: str | Path, data: bytes, *, sync: bool = False) -> OSError | None:
