@@ -527,17 +527,16 @@ class Lifecycle:
             for record in records:
                 board, specs = record["board"], item_specs(record)
                 first = self._next.get(board) or self._scan(board)
-                self._next[board] = first + len(specs)
                 mapping = {spec.key: first + k for k, spec in enumerate(specs)}
                 doc = {"feedbackId": record["id"], "items": mapping, "at": iso_ts(now_utc())}
                 if not specs:
                     claimed[record["id"]] = (None, doc)
                 elif self.log.take(_slot(board, first), doc):
                     claimed[record["id"]] = (_slot(board, first), doc)
-                else:
+                    self._next[board] = first + len(specs)
+                else:  # another writer's run starts there: go on right after the newest run, no hole
+                    self._next[board] = self._scan(board)
                     retry.append(record)
-            for board in {r["board"] for r in retry}:  # another process got ahead: read where it is
-                self._next[board] = max(self._next[board], self._scan(board))
             records = retry
         raise ItemConflict("item numbers keep being taken by other writers; try again")
 

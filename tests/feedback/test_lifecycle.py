@@ -278,6 +278,28 @@ def test_a_store_from_before_runs_keeps_its_numbers_and_numbers_on_after_them(st
     assert sorted(p.name for p in (store.root / "_items" / "hero" / "n").iterdir())[-1] == f"{6:010d}.json"
 
 
+def test_a_writer_whose_slot_was_taken_starts_right_after_the_newest_run(store: FileStore) -> None:
+    """A taken slot sends the writer to the end of the newest run, never past it: a hole there would
+    let a writer with an older cache start a run inside the next one (found by the state machine in
+    test_lifecycle_runs_property.py)."""
+    ours, theirs = Lifecycle(store), Lifecycle(FileStore(store.root))
+    first, second = record(comments={"A": "a"}), record(comments={"A": "b"})
+    for rec in (first, second):
+        store.save(rec)
+    assert ours.number(first) == {"comment:A": 1}  # ours now guesses 2
+    assert theirs.number(second) == {"comment:A": 2}  # theirs guesses 3
+    late = record(comments={"A": "c", "B": "d"})
+    store.save(late)
+    taken = ours._claim_slots([late])  # slot 2 is taken: ours reads where the board is
+    assert taken[late["id"]][1]["items"] == {"comment:A": 3, "comment:B": 4}
+    other = record(comments={"A": "e", "B": "f"})
+    store.save(other)
+    assert theirs.number(other) == {"comment:A": 5, "comment:B": 6}  # moved past the run 3-4, not into it
+    # the run 3-4 was never cited and a newer run is: it stays a gap (numbers skip, never repeat)
+    assert ours.number(late) == {"comment:A": 7, "comment:B": 8}
+    assert [i.n for i in Lifecycle(store).items("hero")] == [1, 2, 5, 6, 7, 8]
+
+
 def test_a_slot_cut_short_by_a_crash_gives_up_only_its_own_number(store: FileStore) -> None:
     """A slot that cannot be read (its data lost in a crash before anything cited it) ends the log:
     the next run starts right after its name, and nothing is numbered from it."""
