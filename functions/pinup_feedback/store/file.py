@@ -555,22 +555,12 @@ def _open_anonymous(folder: str) -> int:
 
 
 def _link_anonymous(fd: int, path: str | Path, data: bytes, *, sync: bool = False) -> OSError | None:
-    """Give the nameless file `fd` the name `path`, create-only; the error, if any.
+    """Give the nameless file `fd` the name `path`, create-only (`_link`); the error, if any.
 
     linkat(2) follows /proc/self/fd/N only with AT_SYMLINK_FOLLOW, which os.link passes once a
-    directory descriptor is given (ignored for an absolute path). Where hard links are refused,
-    O_EXCL on the final name is create-only too (as `_link` does).
+    directory descriptor is given (ignored for an absolute path).
     """
-    try:
-        os.link(f"/proc/self/fd/{fd}", path, src_dir_fd=fd, follow_symlinks=True)
-    except OSError as exc:
-        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
-            return exc
-        try:
-            _write_direct(path, data, sync=sync)
-        except OSError as direct:
-            return direct
-    return None
+    return _link(f"/proc/self/fd/{fd}", path, data, sync=sync, src_dir_fd=fd)
 
 
 def _close_anonymous(write: _Write) -> None:
@@ -580,10 +570,15 @@ def _close_anonymous(write: _Write) -> None:
         write.anonymous = -1
 
 
-def _link(tmp: str | Path, path: str | Path, data: bytes, *, sync: bool = False) -> OSError | None:
+def _link(
+    tmp: str | Path, path: str | Path, data: bytes, *, sync: bool = False, src_dir_fd: int | None = None
+) -> OSError | None:
     """Publish a synced temp file under its final name, create-only; the error, if any."""
     try:
-        os.link(tmp, path)
+        if src_dir_fd is None:
+            os.link(tmp, path)
+        else:
+            os.link(tmp, path, src_dir_fd=src_dir_fd, follow_symlinks=True)
     except OSError as exc:
         if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
             return exc
