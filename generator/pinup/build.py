@@ -171,19 +171,21 @@ def site_fingerprint(design_bytes: bytes, *, allow_html: bool, fonts: str, templ
     return h.hexdigest()
 
 
-def cached(design: bytes, options: str, make: Callable[[], _T]) -> _T:
+def cached(design: bytes, options: str, make: Callable[[], _T], source: Path | None = None) -> _T:
     """`make()`, or what it returned for the same DESIGN.md bytes, options and pinup code before.
 
     The value (page models, no pydantic) comes from `pinup.docsite.sitecache`; `options`
-    must name everything besides the DESIGN.md that shapes it.
+    must name everything besides the DESIGN.md that shapes it. `source`: the file `design`
+    was read from, so an edit loop saves only its last version (see `sitecache.save`).
     """
     from pinup.docsite import sitecache
 
     key = sitecache.site_key(design, options=options, code=code_fingerprint())
-    value = sitecache.load(key)
+    slot = None if source is None else f"{options}|{source}"
+    value = sitecache.load(key, slot)
     if value is None:
         value = make()
-        sitecache.save(key, value)
+        sitecache.save(key, value, slot)
     return value
 
 
@@ -335,6 +337,7 @@ def _build_all(options: BuildOptions, progress: Progress | None) -> BuildResult:
                         lambda: build_site_model(
                             report, allow_html=options.allow_html, fonts=options.fonts, font_plan=font_plan
                         ),
+                        design_path(src),
                     )
                     write_pages(
                         site,

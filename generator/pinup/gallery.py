@@ -85,7 +85,7 @@ def write_brand(brand: Brand, sink: FileSink, fonts: str = "system") -> dict[str
     from pinup.build import cached, read_design, write_pages
 
     data = read_design(brand.path)
-    site, card = cached(data, f"gallery|{fonts}", lambda: _brand_model(brand, data, fonts))
+    site, card = cached(data, f"gallery|{fonts}", lambda: _brand_model(brand, data, fonts), brand.path)
     write_pages(site, sink)
     return dict(card)
 

@@ -71,7 +71,12 @@ def test_edited_design_md_is_picked_up_with_a_warm_cache(
     assert "#3d5a2b" in after["colors.html"].decode() and "#3d5a2b" not in before["colors.html"].decode()
     monkeypatch.setenv("PINUP_NO_CACHE", "1")
     assert site_build(ws, tmp_path / "reference") == after
-    assert len(list(cache.glob("*.pickle"))) == 2  # one entry per version of the file
+    from pinup.docsite import sitecache
+
+    # one entry per version of the file; this process saves the edited one when it ends
+    assert len(list(cache.glob("*.pickle"))) == 1
+    sitecache.save_pending()
+    assert len(list(cache.glob("*.pickle"))) == 2
 
 
 def test_damaged_entries_are_rebuilt_not_trusted(tmp_path: Path, cache: Path) -> None:
@@ -192,3 +197,82 @@ def test_gallery_with_and_without_cache_and_after_an_edit(
     assert "renamed category" in edited["index.html"].decode()
     monkeypatch.setenv("PINUP_NO_CACHE", "1")
     assert gallery("edited-off") == edited
+
+
+EDIT_LOOP = """
+import os, sys
+from pathlib import Path
+from pinup.build import BuildOptions, build_all
+from pinup.docsite import sitecache
+ws, out = Path(sys.argv[1]), Path(sys.argv[2])
+design = ws / "DESIGN.md"
+original = design.read_text("utf-8")
+build_all(BuildOptions(src=ws, out=out))
+print(len(list(sitecache.folder().glob("*.pickle"))))
+for word in ("first", "second", "third"):
+    design.write_text(original.replace("## Overview", f"## Overview\\n\\nRevision {word}.", 1), "utf-8")
+    build_all(BuildOptions(src=ws, out=out))
+    assert f"Revision {word}." in (out / "index.html").read_text("utf-8")
+    print(len(list(sitecache.folder().glob("*.pickle"))))
+"""
+
+
+def test_an_edit_loop_saves_only_its_last_version_when_the_process_ends(tmp_path: Path, cache: Path) -> None:
+    """`pinup serve` rebuilding after each save: the first version is saved at once, each later one
+    replaces the one before in memory, and the newest is written when the process ends."""
+    import subprocess
+    import sys
+
+    from pinup.docsite import sitecache
+
+    ws = workspace(tmp_path)
+    out = tmp_path / "out"
+    run = subprocess.run(
+        [sys.executable, "-c", EDIT_LOOP, str(ws), str(out)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PINUP_CACHE_DIR": str(cache.parent.parent)},
+    )
+    assert run.stdout.split() == ["1", "1", "1", "1"]  # nothing written during the edits
+    entries = {p.name for p in cache.glob("*.pickle")}
+    assert len(entries) == 2
+    # the one written at exit is the last version's: a new process building it reads it
+    assert site_build(ws, tmp_path / "again") == tree(out)
+    assert {p.name for p in cache.glob("*.pickle")} == entries
+    assert "Revision third." in (out / "index.html").read_text("utf-8")
+    assert sitecache.folder() == cache
+
+
+def test_a_put_off_version_is_found_in_the_process_and_saved_by_save_pending(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pinup.build import cached
+    from pinup.docsite import sitecache
+
+    source = tmp_path / "DESIGN.md"
+    made: list[bytes] = []
+
+    def build(data: bytes) -> object:
+        def make() -> object:
+            made.append(data)
+            return {"built from": data}
+
+        return cached(data, "test", make, source)
+
+    assert build(b"one") == {"built from": b"one"}
+    assert build(b"two") == {"built from": b"two"}
+    assert build(b"two") == {"built from": b"two"} and made == [b"one", b"two"]  # found in memory
+    assert len(list(cache.glob("*.pickle"))) == 1
+    assert build(b"three") == {"built from": b"three"}
+    sitecache.save_pending()
+    assert len(list(cache.glob("*.pickle"))) == 2  # "two" was replaced by "three" before it was written
+    made.clear()
+    assert build(b"three") == {"built from": b"three"} and made == []
+    assert build(b"two") == {"built from": b"two"} and made == [b"two"]
+    # a forked worker (another pid) cannot count on atexit: it saves at once
+    monkeypatch.setattr(sitecache, "_OWNER", -1)
+    build(b"four")
+    assert len(list(cache.glob("*.pickle"))) == 3
+    sitecache.save_pending()
+    assert len(list(cache.glob("*.pickle"))) == 4  # "two", put off before the fork, written now

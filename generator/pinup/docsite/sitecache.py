@@ -8,10 +8,17 @@ bytes, the options that shape the pages, the embedded font files, pinup's versio
 Python version and pinup's own code (size and mtime of every file of the package).
 So a new build never reads an entry made from other inputs; pages are still rendered and
 written on every build. `PINUP_NO_CACHE=1` turns it off; entries are pruned oldest first.
+
+An edit loop (`pinup serve` rebuilding after each save of a DESIGN.md) makes a new version per
+edit, and the next edit replaces it: only the last one can be asked for by a later process. So
+within a process, once a source (a `slot`: the DESIGN.md and the options it is built with) has
+an entry on disk, its later versions are kept in memory and only the newest is written, when the
+process ends (`save_pending`); a forked worker saves at once (its exit skips atexit handlers).
 """
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import os
 import pickle
@@ -44,10 +51,16 @@ def site_key(design: bytes, *, options: str, code: str) -> str:
     return h.hexdigest()
 
 
-def load(key: str) -> Any | None:
-    """The value saved under `key`, or None (no entry, cache off, unreadable or damaged entry)."""
+def load(key: str, slot: str | None = None) -> Any | None:
+    """The value saved under `key`, or None (no entry, cache off, unreadable or damaged entry).
+
+    `slot`: the source the entry is built from (see `save`); a hit marks it as saved.
+    """
     if not enabled():
         return None
+    pending = _PENDING_KEYS.get(key)
+    if pending is not None:
+        return pending
     path = folder() / f"{key}.pickle"
     try:
         with open(path, "rb") as handle:
@@ -64,14 +77,57 @@ def load(key: str) -> Any | None:
         os.utime(path)  # recently used entries survive pruning
     except OSError:
         pass
+    if slot is not None:
+        _SAVED.add(f"{path.parent}|{slot}")
     return value
 
 
-def save(key: str, value: Any) -> None:
-    """Save `value` under `key` (atomically: readers never see half an entry); errors are ignored."""
+#: sources (`slot`s) with an entry on disk that this process wrote or read
+_SAVED: set[str] = set()
+#: slot -> (folder, key, value): the newest version of a saved source, written when the process ends
+_PENDING: dict[str, tuple[Path, str, Any]] = {}
+#: key -> value of the entries in `_PENDING`, so a rebuild of that version finds it
+_PENDING_KEYS: dict[str, Any] = {}
+#: the process that may defer saves: a forked worker ends with `os._exit`, skipping atexit
+_OWNER = os.getpid()
+
+
+def save(key: str, value: Any, slot: str | None = None) -> None:
+    """Save `value` under `key` (atomically: readers never see half an entry); errors are ignored.
+
+    `slot` names the source the value is built from (a DESIGN.md's path and the options): when
+    this process already saved or read an entry of that source, the new version replaces the
+    last one in memory and is written at exit, so an edit loop writes one entry, not one per edit.
+    """
     if not enabled():
         return
     where = folder()
+    source = None if slot is None else f"{where}|{slot}"
+    if source is not None and source in _SAVED and os.getpid() == _OWNER:
+        if not _PENDING:
+            atexit.register(save_pending)
+        previous = _PENDING.get(source)
+        if previous is not None:
+            _PENDING_KEYS.pop(previous[1], None)
+        _PENDING[source] = (where, key, value)
+        _PENDING_KEYS[key] = value
+        return
+    _write(where, key, value)
+    if source is not None:
+        _SAVED.add(source)
+
+
+def save_pending() -> None:
+    """Write the newest version of every source whose save was put off (see `save`)."""
+    pending = list(_PENDING.values())
+    _PENDING.clear()
+    _PENDING_KEYS.clear()
+    atexit.unregister(save_pending)
+    for where, key, value in pending:
+        _write(where, key, value)
+
+
+def _write(where: Path, key: str, value: Any) -> None:
     if not usable_folder(where):
         return
     try:
