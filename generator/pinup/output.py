@@ -410,14 +410,14 @@ class OutputWriter:
         stamps = {}
         try:
             for rel in names:
-                try:
-                    st = stat(rel[start:], dir_fd=fd) if fd >= 0 else stat(f"{root}/{rel}")
-                except OSError:
-                    return None
+                st = stat(rel[start:], dir_fd=fd) if fd >= 0 else stat(f"{root}/{rel}")
                 stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
-                if st.st_size != sizes[rel] or prev_stamps.get(rel, stamp) != stamp:
+                known = prev_stamps.get(rel)
+                if (stamp != known) if known is not None else (st.st_size != sizes[rel]):
                     return None
                 stamps[rel] = stamp
+        except OSError:
+            return None
         finally:
             if fd >= 0:
                 os.close(fd)

@@ -117,6 +117,24 @@ def test_old_entries_are_pruned(tmp_path: Path, cache: Path, monkeypatch: pytest
     assert len(list(cache.glob("*.pickle"))) == 2 and (cache / f"{'e' * 64}.pickle").exists()
 
 
+def test_pruning_leaves_room_for_the_next_saves(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over the limit on entries, pruning goes a tenth below it: the saves after it add entries
+    without removing any (and without a stat of every entry each time)."""
+    from pinup.docsite import sitecache
+
+    monkeypatch.setattr(sitecache, "MAX_ENTRIES", 20)
+    for i in range(20):
+        sitecache.save(f"{i:064d}", i)
+        os.utime(cache / f"{i:064d}.pickle", ns=((i + 1) * 10**9, (i + 1) * 10**9))
+    assert len(list(cache.glob("*.pickle"))) == 20
+    sitecache.save("a" * 64, "one too many")
+    left = {p.stem for p in cache.glob("*.pickle")}
+    assert len(left) == 18 and "a" * 64 in left and {f"{i:064d}" for i in range(3)}.isdisjoint(left)
+    sitecache.save("b" * 64, "room")
+    sitecache.save("c" * 64, "room")
+    assert len(list(cache.glob("*.pickle"))) == 20
+
+
 def test_entries_another_process_wrote_count_towards_the_limits(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Sizes this process knows are not stat'ed again; entries it never saw are, and are pruned."""
     from pinup.docsite import sitecache
