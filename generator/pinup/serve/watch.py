@@ -7,6 +7,12 @@ of writes costs a few rebuilds, not hundreds. The build is incremental (the Outp
 unchanged outputs). A failed build is printed and sent to the pages (`build_error`); the last
 good site keeps being served. A workspace deleted under the server stops the watcher with one
 clear line, never a crash loop.
+
+Only the source folders are watched, each on its own (`watched_folders`): not the feedback store
+(`.pinup/feedback`, where every submission writes several files), other dot folders, caches or
+the site. A recursive watch of the workspace made the kernel queue an event per store write and
+the watcher wake for each: a quarter of the server's CPU per submission under load. A folder
+created later is added by watching again, then building once more for what it received meanwhile.
 """
 
 from __future__ import annotations
@@ -48,6 +54,31 @@ class WorkspaceFilter:
         return not p.name.endswith(IGNORED_SUFFIXES)
 
 
+def watched_folders(ws: Workspace) -> list[str]:
+    """The workspace's folders a source can be in: the workspace and every folder below it, but
+    no dot folder, cache (`IGNORED_NAMES`), the site or the feedback store, nor what they hold."""
+    skip = {os.path.realpath(ws.out), os.path.realpath(ws.store)}
+    found: list[str] = []
+    seen: set[str] = set()
+    for folder, dirs, _files in os.walk(ws.src, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in seen or real in skip:  # a link loop, or a folder that is not sources
+            dirs[:] = []
+            continue
+        seen.add(real)
+        found.append(folder)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in IGNORED_NAMES)
+    return found
+
+
+def _new_folders(changes: set[tuple[Any, str]], watched: set[str]) -> bool:
+    """True when a batch added a folder (a new board, a round's variants; or one deleted and made
+    again, whose old watch went with it) or holds one that is not watched yet."""
+    from watchfiles import Change
+
+    return any((change == Change.added or path not in watched) and os.path.isdir(path) for change, path in changes)
+
+
 class Watcher:
     """A thread that rebuilds `ws` after changes and reports to `boards` and `say` (stderr)."""
 
@@ -75,22 +106,33 @@ class Watcher:
     def run(self) -> None:
         from watchfiles import watch
 
+        catch_up = False  # a folder was added: build once more when its watch is up
         try:
-            for changes in watch(
-                self.ws.src,
-                watch_filter=WorkspaceFilter(self.ws),
-                stop_event=self.stop_event,
-                step=self.step_ms,
-                debounce=1600,
-                raise_interrupt=False,
-                ignore_permission_denied=True,
-                rust_timeout=1000,  # an empty batch each second: a workspace removed while the
-                yield_on_timeout=True,  # watch was being set up (no event) is still noticed
-            ):
-                if not self._workspace_present():
-                    return
-                if changes:
-                    self.rebuild(len(changes))
+            while not self.stop_event.is_set():
+                folders = watched_folders(self.ws)
+                if not folders:  # the workspace is gone
+                    break
+                watched = set(folders)
+                for changes in watch(
+                    *folders,
+                    watch_filter=WorkspaceFilter(self.ws),
+                    stop_event=self.stop_event,
+                    step=self.step_ms,
+                    debounce=1600,
+                    raise_interrupt=False,
+                    recursive=False,
+                    ignore_permission_denied=True,
+                    rust_timeout=1000,  # an empty batch each second: a workspace removed while the
+                    yield_on_timeout=True,  # watch was being set up (no event) is still noticed
+                ):
+                    if not self._workspace_present():
+                        return
+                    if changes or catch_up:
+                        catch_up = False
+                        self.rebuild(len(changes))
+                    if changes and _new_folders(changes, watched):
+                        catch_up = True  # what the new folder got before it is watched
+                        break
         except Exception as exc:  # noqa: BLE001 - the watcher must never take the server down
             if self._workspace_present():
                 self.say(f"SERVE_WATCH_STOPPED: {type(exc).__name__}: {exc}; restart pinup serve to watch again")
