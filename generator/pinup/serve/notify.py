@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pinup.boards.built import BuiltBoard, built_boards
-from pinup.serve import servefile
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pinup.serve import servefile
 
 
 @dataclass(frozen=True)
@@ -49,8 +52,17 @@ class RunningServer:
 
 
 def running_server(out: Path) -> RunningServer | None:
-    """The `pinup serve` serving `out`, when one is running."""
-    info = servefile.read_live(out / "serve.json")
+    """The `pinup serve` serving `out`, when one is running.
+
+    Most builds have no server: without a serve.json, nothing (not even pydantic, which reading
+    one needs) is imported.
+    """
+    path = out / "serve.json"
+    if not path.is_file():
+        return None
+    from pinup.serve import servefile
+
+    info = servefile.read_live(path)
     if info is None:
         return None
     return RunningServer(out=out, info=info)
