@@ -50,6 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: markdown-it-py), linting every DESIGN.md and parsing its prose once. It bounds the ratio
 #: of a build that cannot reuse earlier work (a warm build loads cached page models instead).
 FLOOR = """
+import gc; gc.disable()  # as `pinup gallery` runs (pinup.cli.main: one-shot commands)
 import jinja2
 import pinup.cli, pinup.cli.build, pinup.gallery, pinup.build
 from pinup.designmd.lint import lint_path
@@ -65,6 +66,7 @@ for brand in pinup.gallery.list_brands():
 #: linting, modelling and rendering the one changed DESIGN.md need (pydantic for its model, the
 #: YAML and Markdown parsers, Jinja2), and linting it; no page models, no pages
 REBUILD_FLOOR = """
+import gc; gc.disable()  # as `pinup gallery` runs (pinup.cli.main: one-shot commands)
 import sys
 from pathlib import Path
 import jinja2, markdown_it
