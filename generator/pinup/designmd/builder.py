@@ -252,7 +252,12 @@ class _Builder:
                 self.model.raw_tokens[path] = item
                 visit(name, item)
 
-        walk(value, "", 0, _key_lines(value))
+        try:
+            walk(value, "", 0, _key_lines(value))
+        finally:
+            # `walk` calls itself through its closure: a cycle that would keep the whole model alive
+            # until the next cyclic collection (a build runs without one), instead of freeing it now
+            del walk
 
     # -- sections ----------------------------------------------------------------------------
     def colors(self, value: Any) -> None:
