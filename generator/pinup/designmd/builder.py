@@ -28,7 +28,11 @@ from pinup.designmd.yamlload import js_string
 
 TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
+
+    #: `_Builder._flatten`'s walker, handed to itself (see there)
+    Walk = Callable[[Any, str, int, dict[str, int], "Walk"], None]
 
 _SCHEMA = frozenset(SCHEMA_KEYS)
 _TYPO_PROPS = frozenset(TYPOGRAPHY_PROPERTIES)
@@ -218,7 +222,10 @@ class _Builder:
         seen_normalized: set[str] = set()
         depth_reported = False
 
-        def walk(obj: Any, prefix: str, depth: int, lines: dict[str, int]) -> None:
+        # `walk` is handed itself rather than reaching itself through its closure: a self-referencing
+        # closure is a cycle, which kept the whole model alive until the next cyclic collection (a build
+        # runs without one) instead of freeing it when the lint is done
+        def walk(obj: Any, prefix: str, depth: int, lines: dict[str, int], walk: Walk) -> None:
             nonlocal depth_reported
             if depth > MAX_TOKEN_NESTING_DEPTH:
                 if not depth_reported:
@@ -238,7 +245,7 @@ class _Builder:
                     if item is None:
                         continue
                 elif isinstance(item, dict):
-                    walk(item, name, depth + 1, _key_lines(item))
+                    walk(item, name, depth + 1, _key_lines(item), walk)
                     continue
                 normalized = name.replace(".", "-")
                 if name in seen:
@@ -252,12 +259,7 @@ class _Builder:
                 self.model.raw_tokens[path] = item
                 visit(name, item)
 
-        try:
-            walk(value, "", 0, _key_lines(value))
-        finally:
-            # `walk` calls itself through its closure: a cycle that would keep the whole model alive
-            # until the next cyclic collection (a build runs without one), instead of freeing it now
-            del walk
+        walk(value, "", 0, _key_lines(value), walk)
 
     # -- sections ----------------------------------------------------------------------------
     def colors(self, value: Any) -> None:
