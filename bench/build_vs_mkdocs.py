@@ -25,7 +25,14 @@ Fairness, both ways:
   line (26-entry nav: the gallery index + each brand's home, about the nav weight of a
   pinup page; `use_directory_urls: false`) shows the ratio without those costs.
 
-    .venv/bin/python bench/build_vs_mkdocs.py [--runs 5]
+    .venv/bin/python bench/build_vs_mkdocs.py [--runs 5] [--keep] [--no-wait]
+
+Freed inodes: on ext4 without a journal (this project's machine) the inode allocator skips, one
+look-up each, every inode freed in the last 60-360 s, so a build's hundreds of new files cost
+more right after a mass delete, and pinup's share of that is larger than MkDocs' (its own CPU is
+smaller). The script therefore waits out that window after its own previous clean-up (a stamp file
+beside its scratch folders in bench/; `--no-wait` starts at once and says so), and `--keep` leaves
+the scratch folder instead of deleting it, so runs can follow each other without a wait.
 """
 
 from __future__ import annotations
@@ -44,6 +51,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+FREED_INODES_S = 365.0  # ext4's "recently deleted" window (RECENTCY_MIN + RECENTCY_DIRTY), and a margin
+STAMP = Path(__file__).resolve().parent / ".build-vs-mkdocs-cleaned"
 
 #: the part of a pinup build with its caches off that no page code can remove: start-up and
 #: the imports the build needs (click, pydantic for the DESIGN.md model, Jinja2,
@@ -227,12 +236,23 @@ def markdown_pages(design_path: Path) -> dict[str, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--keep", action="store_true", help="leave the scratch folder (no clean-up, no wait next time)")
+    parser.add_argument("--no-wait", action="store_true", help="start at once after a previous run's clean-up")
     args = parser.parse_args()
 
     sys.path.insert(0, str(ROOT / "generator"))
     from pinup.brands import brand_refs_dir, load_manifest
 
-    tmp = Path(tempfile.mkdtemp(prefix="pinup-bench-"))
+    try:
+        wait = FREED_INODES_S - (time.time() - STAMP.stat().st_mtime)
+    except FileNotFoundError:
+        wait = 0.0
+    if wait > 0 and args.no_wait:
+        print(f"NOTE: the last run's clean-up was {FREED_INODES_S - wait:.0f} s ago: its freed inodes slow creates")
+    elif wait > 0:
+        print(f"waiting {wait:.0f} s: the last run's clean-up freed inodes, which slow new creates for 6 minutes")
+        time.sleep(wait)
+    tmp = Path(tempfile.mkdtemp(prefix=".build-vs-mkdocs-", dir=STAMP.parent))
     try:
         brands_src = brand_refs_dir()
         brands = tmp / "brand_refs"
@@ -419,7 +439,11 @@ def main() -> None:
             f"CPU {cold_in:.3f}s: one-token rebuild {one_in / cold_in:.1%}, edit loop {two_in / cold_in:.1%}"
         )
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if args.keep:
+            print(f"kept: {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+            STAMP.touch()
 
 
 if __name__ == "__main__":
