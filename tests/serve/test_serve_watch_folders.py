@@ -2,24 +2,21 @@
 
 Every submission writes several files in the store; watching it made the kernel queue an event
 per write and the watcher wake for each. These tests read the server's inotify watches from
-/proc, and check that folders made after start (a new board, a round's variants) are watched.
+/proc (Linux, as in CI), and check that folders made after start (a new board, a round's
+variants) are watched.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import sys
 from pathlib import Path
 
 import httpx
-import pytest
 from serve_helpers import BOARD, start, wait_until
 
 from pinup.serve.watch import watched_folders
 from pinup.workspace import Workspace
-
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify watches are read from /proc")
 
 
 def test_watched_folders_leave_out_the_store_the_site_and_dot_folders(tmp_path: Path) -> None:
