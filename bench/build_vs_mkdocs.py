@@ -50,8 +50,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from freed_inodes import wait_after_cleanup
+
 ROOT = Path(__file__).resolve().parent.parent
-FREED_INODES_S = 365.0  # ext4's "recently deleted" window (RECENTCY_MIN + RECENTCY_DIRTY), and a margin
 STAMP = Path(__file__).resolve().parent / ".build-vs-mkdocs-cleaned"
 
 #: the part of a pinup build with its caches off that no page code can remove: start-up and
@@ -243,15 +244,7 @@ def main() -> None:
     sys.path.insert(0, str(ROOT / "generator"))
     from pinup.brands import brand_refs_dir, load_manifest
 
-    try:
-        wait = FREED_INODES_S - (time.time() - STAMP.stat().st_mtime)
-    except FileNotFoundError:
-        wait = 0.0
-    if wait > 0 and args.no_wait:
-        print(f"NOTE: the last run's clean-up was {FREED_INODES_S - wait:.0f} s ago: its freed inodes slow creates")
-    elif wait > 0:
-        print(f"waiting {wait:.0f} s: the last run's clean-up freed inodes, which slow new creates for 6 minutes")
-        time.sleep(wait)
+    wait_after_cleanup(STAMP, args.no_wait)
     tmp = Path(tempfile.mkdtemp(prefix=".build-vs-mkdocs-", dir=STAMP.parent))
     try:
         brands_src = brand_refs_dir()

@@ -46,10 +46,11 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
+from freed_inodes import wait_after_cleanup
+
 ROOT = Path(__file__).resolve().parents[1]
 BOARD = "trail-home"
 TARGET_CPU_MS, TARGET_P99_MS, TARGET_RATIO = 1.0, 50.0, 0.5
-FREED_INODES_S = 365.0  # ext4's "recently deleted" window (RECENTCY_MIN + RECENTCY_DIRTY), and a margin
 
 
 def start_server(workdir: Path, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], int, Path]:
@@ -356,15 +357,7 @@ def main() -> int:
     args = parser.parse_args()
     parent = args.dir or Path(__file__).parent
     stamp = Path(parent) / ".feedback-load-cleaned"
-    try:
-        wait = FREED_INODES_S - (time.time() - stamp.stat().st_mtime)
-    except FileNotFoundError:
-        wait = 0.0
-    if wait > 0 and args.no_wait:
-        print(f"NOTE: the last run's clean-up was {FREED_INODES_S - wait:.0f} s ago: its freed inodes slow creates")
-    elif wait > 0:
-        print(f"waiting {wait:.0f} s: the last run's clean-up freed inodes, which slow new creates for 6 minutes")
-        time.sleep(wait)
+    wait_after_cleanup(stamp, args.no_wait)
     workdir = Path(tempfile.mkdtemp(prefix=".feedback-load-", dir=parent))
     runs: list[Run] = []
     try:

@@ -58,9 +58,9 @@ def load(key: str, slot: str | None = None) -> Any | None:
     """
     if not enabled():
         return None
-    pending = _PENDING_KEYS.get(key)
-    if pending is not None:
-        return pending
+    for _where, pending_key, value in _PENDING.values():  # one per source this process edits
+        if pending_key == key:
+            return value
     path = folder() / f"{key}.pickle"
     try:
         with open(path, "rb") as handle:
@@ -86,8 +86,6 @@ def load(key: str, slot: str | None = None) -> Any | None:
 _SAVED: set[str] = set()
 #: slot -> (folder, key, value): the newest version of a saved source, written when the process ends
 _PENDING: dict[str, tuple[Path, str, Any]] = {}
-#: key -> value of the entries in `_PENDING`, so a rebuild of that version finds it
-_PENDING_KEYS: dict[str, Any] = {}
 #: the process that may defer saves: a forked worker ends with `os._exit`, skipping atexit
 _OWNER = os.getpid()
 
@@ -106,11 +104,7 @@ def save(key: str, value: Any, slot: str | None = None) -> None:
     if source is not None and source in _SAVED and os.getpid() == _OWNER:
         if not _PENDING:
             atexit.register(save_pending)
-        previous = _PENDING.get(source)
-        if previous is not None:
-            _PENDING_KEYS.pop(previous[1], None)
         _PENDING[source] = (where, key, value)
-        _PENDING_KEYS[key] = value
         return
     _write(where, key, value)
     if source is not None:
@@ -121,7 +115,6 @@ def save_pending() -> None:
     """Write the newest version of every source whose save was put off (see `save`)."""
     pending = list(_PENDING.values())
     _PENDING.clear()
-    _PENDING_KEYS.clear()
     atexit.unregister(save_pending)
     for where, key, value in pending:
         _write(where, key, value)

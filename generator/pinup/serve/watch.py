@@ -40,7 +40,7 @@ class WorkspaceFilter:
         self.dot_prefix = os.path.join(str(ws.src), ".")
 
     def __call__(self, change: Any, path: str) -> bool:
-        if path.startswith(self.dot_prefix):  # .pinup/feedback: every submission writes there, keep it cheap
+        if path.startswith(self.dot_prefix):  # a dot file or folder at the top: the commonest case, kept cheap
             return False
         p = Path(path)
         if p == self.out or self.out in p.parents:
