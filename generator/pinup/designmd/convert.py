@@ -1,8 +1,8 @@
 """Turn the builder's light-weight model into the public pydantic `DesignSystem`.
 
-The builder has already validated every value, so the models are made with
-`model_construct` (no second validation, and no validator built: the models are
-`defer_build`, so a build that only reads them never pays for pydantic's schemas).
+The builder has already validated every value, so the models are made as
+`model_construct` makes them (`construct`: no second validation, and no validator built:
+the models are `defer_build`, so a build that only reads them never pays for pydantic's schemas).
 Values are given exactly the types validation would give them (ints to float where
 a field is a float), so the result is the same as validating.
 """
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pinup.designmd.builder import Typo
 from pinup.designmd.colors import CssColor
+from pinup.designmd.construct import construct
 from pinup.designmd.dimensions import Dim
 
 if TYPE_CHECKING:
@@ -38,7 +39,8 @@ class _Converter:
     def _convert(self, value: CssColor | Dim | Typo) -> Any:
         m = self.m
         if isinstance(value, CssColor):
-            return m.Color.model_construct(
+            return construct(
+                m.Color,
                 hex=value.hex,
                 r=int(value.r),
                 g=int(value.g),
@@ -48,11 +50,11 @@ class _Converter:
                 raw=value.raw,
             )
         if isinstance(value, Dim):
-            return m.Dimension.model_construct(value=float(value.value), unit=value.unit, raw=value.raw)
+            return construct(m.Dimension, value=float(value.value), unit=value.unit, raw=value.raw)
         props = {k: (self.value(v) if isinstance(v, Dim) else v) for k, v in value.props.items()}
         if "fontWeight" in props:
             props["fontWeight"] = _float(props["fontWeight"])
-        return m.Typography.model_construct(**props)
+        return construct(m.Typography, **props)
 
 
 def _float(value: Any) -> Any:
@@ -86,14 +88,16 @@ def to_design_system(result: LintResult) -> DesignSystem:
     model = result.model
     preamble, bodies = section_bodies(result)
     components = {
-        name: m.Component.model_construct(
+        name: construct(
+            m.Component,
             properties={k: conv.value(v) for k, v in comp.properties.items()},
             raw=dict(comp.raw),
             unresolved_refs=list(comp.unresolved),
         )
         for name, comp in model.components.items()
     }
-    return DesignSystem.model_construct(
+    return construct(
+        DesignSystem,
         name=model.name,
         description=model.description,
         version=model.version,
@@ -102,13 +106,13 @@ def to_design_system(result: LintResult) -> DesignSystem:
         rounded={k: conv.value(v) for k, v in model.rounded.items()},
         spacing={k: conv.value(v) for k, v in model.spacing.items()},
         components=components,
-        omitted=[m.Omission.model_construct(**item) for item in model.omitted or []],
+        omitted=[construct(m.Omission, **item) for item in model.omitted or []],
         unknown=dict(model.unknown_values),
         symbols={k: conv.value(v) for k, v in model.symbols.items()},
         raw_tokens=dict(model.raw_tokens),
         lines=dict(model.lines),
         sections=[
-            m.Section.model_construct(heading=text, canonical=canonical(text), line=line, body=body)
+            construct(m.Section, heading=text, canonical=canonical(text), line=line, body=body)
             for text, line, body in bodies
         ],
         preamble=preamble,

@@ -98,12 +98,14 @@ def read_source(path: str | os.PathLike[str]) -> str:
 
 def to_report(result: LintResult) -> LintReport:
     """The public pydantic `LintReport` for a light-weight result."""
+    from pinup.designmd.construct import construct
     from pinup.designmd.convert import to_design_system
     from pinup.designmd.model import Finding, LintReport, Summary
 
     findings = [
-        Finding.model_construct(
-            severity=f.severity,  # type: ignore[arg-type]  # always one of the three (RawFinding's callers)
+        construct(
+            Finding,
+            severity=f.severity,  # always one of the three (RawFinding's callers)
             path=f.path,
             message=f.message,
             rule=f.rule,
@@ -112,10 +114,11 @@ def to_report(result: LintResult) -> LintReport:
         for f in result.findings
     ]  # built from checked values: no second validation (see `convert`)
     counts = result.summary
-    return LintReport.model_construct(
+    return construct(
+        LintReport,
         design=to_design_system(result),
         findings=findings,
-        summary=Summary.model_construct(errors=counts["errors"], warnings=counts["warnings"], infos=counts["infos"]),
+        summary=construct(Summary, errors=counts["errors"], warnings=counts["warnings"], infos=counts["infos"]),
     )
 
 
