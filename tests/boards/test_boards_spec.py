@@ -135,3 +135,35 @@ def test_example_html_variants_use_design_tokens() -> None:
     for svg in sorted((EXAMPLE / "sighting-badge" / "variants").glob("*.svg")):
         used = {h.lower() for h in re.findall(r"#[0-9a-fA-F]{6}\b", svg.read_text())}
         assert used <= palette, (svg.name, sorted(used - palette))
+
+
+def test_a_text_parsed_before_is_not_read_again_and_each_caller_gets_its_own_spec(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`pinup serve` parses every board.yaml after each edit: the same text is parsed once per process."""
+    from pinup.boards import spec as spec_module
+
+    monkeypatch.setattr(spec_module, "_PARSED", {})
+    calls: list[str] = []
+    parse = spec_module._parse
+    monkeypatch.setattr(spec_module, "_parse", lambda path, text: calls.append(text) or parse(path, text))
+    path = tmp_path / "board.yaml"
+    first = parse_board_yaml(path, GOOD)
+    second = parse_board_yaml(path, GOOD)
+    assert len(calls) == 1
+    assert first == second and first is not second
+    first.variants[0].label = "changed by a caller"
+    first.variants.append(first.variants[0].model_copy())
+    third = parse_board_yaml(path, GOOD)
+    assert third.variants[0].label == "First" and len(third.variants) == 2  # the cached spec is untouched
+    changed = parse_board_yaml(path, GOOD.replace("Which one?", "Which two?"))
+    assert changed.brief == "Which two?" and len(calls) == 2
+
+
+def test_a_bad_text_fails_with_its_line_every_time(tmp_path: Path) -> None:
+    path = tmp_path / "board.yaml"
+    bad = GOOD.replace("    file: b.png\n", "    file: b.exe\n")
+    for _ in range(2):
+        with pytest.raises(BoardError) as failure:
+            parse_board_yaml(path, bad)
+        assert failure.value.line == 8 and "file type .exe is not supported" in str(failure.value)

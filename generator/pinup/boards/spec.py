@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from pinup.designmd.memo import remember
+
 Device = Literal["desktop", "tablet", "phone"]
 
 #: variant file suffix -> kind shown on the board
@@ -188,16 +190,33 @@ def _positions(text: str) -> Any:
         return None
 
 
-def parse_board_yaml(path: Path, text: str | None = None) -> BoardSpec:
-    """Parse and validate board.yaml, raising BoardError with file and line."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+#: board.yaml text -> its validated spec, for this process: `pinup serve` rebuilds every board after
+#: each edit of the workspace, and ruamel's pure-Python loader cost a third of a one-token rebuild
+_PARSED: dict[str, BoardSpec] = {}
+_PARSED_KEPT = 64
 
+
+def parse_board_yaml(path: Path, text: str | None = None) -> BoardSpec:
+    """Parse and validate board.yaml, raising BoardError with file and line.
+
+    A text parsed before in this process is not read again: its spec is copied (deep, so a caller
+    changing it changes no later build's); texts that fail are parsed each time, for their message.
+    """
     if text is None:
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise BoardError(path, f"cannot read board file: {exc}") from exc
+    known = _PARSED.get(text)
+    if known is None:
+        known = remember(_PARSED, text, _parse(path, text), _PARSED_KEPT)
+    return known.model_copy(deep=True)
+
+
+def _parse(path: Path, text: str) -> BoardSpec:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
     try:
         data = YAML(typ="safe", pure=True).load(text)
     except MarkedYAMLError as exc:
