@@ -290,3 +290,36 @@ def test_bad_board_via_pinup_build_is_one_clear_line(tmp_path: Path) -> None:
     assert proc.returncode != 0
     assert "Traceback" not in proc.stderr
     assert "board.yaml:4: variants.0.file: file type .gif is not supported" in proc.stderr
+
+
+def test_pages_rendered_with_the_build_s_theme_match_pages_rendered_alone(built: Path) -> None:
+    """`build_boards` works out the design's theme once for all its pages; each page is the same as alone."""
+    from pinup.boards.build import load_all, render_board, render_index
+
+    design = lint_path(EXAMPLE / "DESIGN.md").design
+    boards = load_all(EXAMPLE)
+    for board in boards:
+        alone, _, _ = render_board(board, design, Opts())
+        assert alone == (built / "boards" / board.slug / "index.html").read_text("utf-8")
+    assert render_index(boards, design, Opts()) == (built / "boards" / "index.html").read_text("utf-8")
+
+
+def test_a_packaged_asset_is_read_once_and_again_after_an_edit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from pinup.boards import build as board_build
+
+    asset = tmp_path / "board.css"
+    asset.write_text("a { color: red }", "utf-8")
+    monkeypatch.setattr(board_build, "STATIC", tmp_path)
+    board_build._packaged.cache_clear()
+    reads: list[str] = []
+    real = Path.read_text
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: reads.append(self.name) or real(self, *a, **k))
+    assert board_build._static("board.css") == board_build._static("board.css") == "a { color: red }"
+    assert reads == ["board.css"]
+    asset.write_text("a { color: blue }", "utf-8")
+    stat = asset.stat()
+    os.utime(asset, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))  # a later edit, whatever the clock
+    assert board_build._static("board.css") == "a { color: blue }"
+    board_build._packaged.cache_clear()

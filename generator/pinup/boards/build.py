@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import json
 import os
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +59,12 @@ def _env(options: Any) -> Environment:
 
 
 def _static(name: str) -> str:
+    """A packaged board asset: read once per process (every board page inlines them), again if edited."""
+    return _packaged(name, (STATIC / name).stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=32)
+def _packaged(name: str, mtime_ns: int) -> str:
     return (STATIC / name).read_text(encoding="utf-8")
 
 
@@ -115,8 +122,12 @@ def _site_name(design: Any) -> str:
     return (getattr(design, "name", None) or "pinup").strip() or "pinup"
 
 
-def render_board(board: Board, design: Any, options: Any) -> tuple[str, dict[str, str | bytes], dict[str, Any]]:
-    """The board page HTML, the variant files to write, and the manifest."""
+def render_board(
+    board: Board, design: Any, options: Any, *, theme: str | None = None
+) -> tuple[str, dict[str, str | bytes], dict[str, Any]]:
+    """The board page HTML, the variant files to write, and the manifest.
+
+    `theme`: the design's `theme_css`, when the caller renders several pages of one design."""
     from pinup.tweaks import tweakables
 
     inline = bool(getattr(options, "inline", False))
@@ -148,7 +159,7 @@ def render_board(board: Board, design: Any, options: Any) -> tuple[str, dict[str
         device=board.spec.device,
         variants=views,
         config=config,
-        theme_css=theme_css(design),
+        theme_css=theme if theme is not None else theme_css(design),
         board_css=_static("board.css"),
         board_js="\n".join(_static(name) for name in SCRIPTS),
         site_name=_site_name(design),
@@ -179,7 +190,7 @@ def build_id(html: str, copies: dict[str, str | bytes], manifest: dict[str, Any]
     return digest.hexdigest()[:16]
 
 
-def render_index(boards: list[Board], design: Any, options: Any) -> str:
+def render_index(boards: list[Board], design: Any, options: Any, *, theme: str | None = None) -> str:
     summaries = [
         BoardSummary(
             slug=b.slug,
@@ -193,7 +204,7 @@ def render_index(boards: list[Board], design: Any, options: Any) -> str:
     ]
     page = BoardsIndexPage(
         boards=summaries,
-        theme_css=theme_css(design),
+        theme_css=theme if theme is not None else theme_css(design),
         board_css=_static("board.css"),
         site_name=_site_name(design),
         show_results=bool(getattr(options, "results", False)) and not getattr(options, "api_url", None),
@@ -217,8 +228,9 @@ def build_boards(src: Path, out: Path, design: Any, options: Any, writer: FileSi
     if not boards:
         return []
     written: list[Path] = []
+    theme = theme_css(design)  # the same for every page of this build
     for board in boards:
-        html, copies, manifest = render_board(board, design, options)
+        html, copies, manifest = render_board(board, design, options, theme=theme)
         base = f"boards/{board.slug}"
         writer.write_text(f"{base}/index.html", html)
         written.append(out / base / "index.html")
@@ -230,7 +242,7 @@ def build_boards(src: Path, out: Path, design: Any, options: Any, writer: FileSi
             written.append(out / base / rel)
         writer.write_text(f"{base}/board.json", json.dumps(manifest, indent=2) + "\n")
         written.append(out / base / "board.json")
-    writer.write_text("boards/index.html", render_index(boards, design, options))
+    writer.write_text("boards/index.html", render_index(boards, design, options, theme=theme))
     written.append(out / "boards" / "index.html")
     return written
 
