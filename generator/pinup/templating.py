@@ -71,3 +71,16 @@ def asset_override(area: str, name: str, templates: str | Path | None) -> bytes 
         if candidate.is_file():
             return candidate.read_bytes()
     return None
+
+
+def packaged_file(path: Path) -> bytes:
+    """A file shipped with pinup (a static asset), read once per process and again if edited.
+
+    A gallery writes the same site assets for every brand and every board page inlines the board's
+    CSS and JS: one `stat` instead of a read each time."""
+    return _packaged(str(path), path.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=64)
+def _packaged(path: str, mtime_ns: int) -> bytes:
+    return Path(path).read_bytes()

@@ -312,14 +312,13 @@ def test_a_packaged_asset_is_read_once_and_again_after_an_edit(tmp_path: Path, m
     asset = tmp_path / "board.css"
     asset.write_text("a { color: red }", "utf-8")
     monkeypatch.setattr(board_build, "STATIC", tmp_path)
-    board_build._packaged.cache_clear()
     reads: list[str] = []
-    real = Path.read_text
-    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: reads.append(self.name) or real(self, *a, **k))
+    real = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: reads.append(self.name) or real(self))
     assert board_build._static("board.css") == board_build._static("board.css") == "a { color: red }"
     assert reads == ["board.css"]
     asset.write_text("a { color: blue }", "utf-8")
     stat = asset.stat()
     os.utime(asset, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))  # a later edit, whatever the clock
     assert board_build._static("board.css") == "a { color: blue }"
-    board_build._packaged.cache_clear()
+    assert reads == ["board.css", "board.css"]

@@ -12,7 +12,6 @@ import hashlib
 import hmac
 import json
 import os
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,13 +58,10 @@ def _env(options: Any) -> Environment:
 
 
 def _static(name: str) -> str:
-    """A packaged board asset: read once per process (every board page inlines them), again if edited."""
-    return _packaged(name, (STATIC / name).stat().st_mtime_ns)
+    """A packaged board asset (`packaged_file`: every board page inlines them)."""
+    from pinup.templating import packaged_file
 
-
-@lru_cache(maxsize=32)
-def _packaged(name: str, mtime_ns: int) -> str:
-    return (STATIC / name).read_text(encoding="utf-8")
+    return packaged_file(STATIC / name).decode("utf-8")
 
 
 def with_agent(html: str) -> str:

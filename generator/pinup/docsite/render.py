@@ -10,7 +10,6 @@ in `_html` are produced by markdown-it (raw HTML escaped unless allowed).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -86,15 +85,9 @@ def render_fragment(
 
 def static_asset(name: str, templates: str | None = None) -> bytes:
     """A packaged asset, or the user's override from `<templates>/assets/<name>`."""
-    from pinup.templating import SITE, asset_override
+    from pinup.templating import SITE, asset_override, packaged_file
 
     override = asset_override(SITE, name, templates)
     if override is not None:
         return override
-    return _packaged_asset(name, (STATIC_DIR / name).stat().st_mtime_ns)
-
-
-@lru_cache(maxsize=16)
-def _packaged_asset(name: str, mtime_ns: int) -> bytes:
-    """Read once per process (a gallery writes the same assets for every brand), again if edited."""
-    return (STATIC_DIR / name).read_bytes()
+    return packaged_file(STATIC_DIR / name)
