@@ -7,6 +7,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pinup.designmd.exporters import FORMATS, ExportError, render, render_result
 from pinup.designmd.exporters.jsjson import compact, stringify
@@ -170,6 +172,68 @@ def test_stringify_remembering_members_writes_what_stringify_writes() -> None:
             assert stringify(value, remember=True) == stringify(value)
     assert len(jsjson._MEMBERS) <= jsjson._MEMBERS_KEPT
     assert stringify({}, remember=True) == "{}" and stringify([1], remember=True) == stringify([1])
+
+
+_JSON_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**60), 2**60),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=12),
+)
+_JSON_VALUES = st.recursive(
+    _JSON_SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(
+            st.one_of(st.text(max_size=6), st.sampled_from(["1", "10", "01", "$value"])), inner, max_size=5
+        ),
+    ),
+    max_leaves=30,
+)
+
+
+@pytest.mark.parametrize("split", [0, 2, None])
+@settings(max_examples=150, deadline=None)
+@given(versions=st.lists(st.dictionaries(st.text(max_size=6), _JSON_VALUES, min_size=1, max_size=4), max_size=4))
+def test_stringify_remembering_nested_members_writes_what_stringify_writes(
+    split: int | None, versions: list[dict[str, object]]
+) -> None:
+    """Objects put together from remembered members (at every depth, whatever the split size) are
+    written exactly as the plain writer writes them, also when the memo answers for them."""
+    from pinup.designmd.exporters import jsjson
+
+    with pytest.MonkeyPatch.context() as patch:
+        if split is not None:
+            patch.setattr(jsjson, "_SPLIT_MEMBERS", split)
+        for value in [*versions, *versions]:  # the second pass answers from the memo
+            assert stringify(value, remember=True) == stringify(value)
+    assert len(jsjson._MEMBERS) <= jsjson._MEMBERS_KEPT
+
+
+def test_stringify_remembers_each_token_of_a_large_group() -> None:
+    """After one token of a large group changes, only that token is written again."""
+    from pinup.designmd.exporters import jsjson
+
+    jsjson._MEMBERS.clear()
+    group = {f"c{i}": {"$type": "color", "$value": {"hex": f"#0000{i:02x}", "alpha": 1}} for i in range(40)}
+    stringify({"color": group}, remember=True)
+    calls: list[object] = []
+    plain = jsjson._write
+
+    def counting(value: object, *args: object) -> None:
+        calls.append(value)
+        plain(value, *args)  # type: ignore[arg-type]
+
+    jsjson._write = counting  # type: ignore[assignment]
+    try:
+        changed = {**group, "c7": {"$type": "color", "$value": {"hex": "#abcdef", "alpha": 1}}}
+        text = stringify({"color": changed}, remember=True)
+    finally:
+        jsjson._write = plain  # type: ignore[assignment]
+    assert text == stringify({"color": changed})
+    # the changed token and what is inside it (5 values), none of the 39 others
+    assert calls[0] == changed["c7"] and len(calls) == 5
 
 
 def test_compact_is_json_stringify_without_spacing() -> None:

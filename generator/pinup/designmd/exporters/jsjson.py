@@ -97,40 +97,54 @@ def _write(value: Any, indent: str, step: str, out: list[str], default: Callable
 def stringify(value: Any, *, remember: bool = False) -> str:
     """Two-space indented JSON with JavaScript number formatting (no trailing newline).
 
-    `remember`: an object's member values are written once per distinct value in this process
-    (see `_MEMBERS`), so an export after a token edit writes only the groups that changed.
+    `remember`: objects and arrays are written once per distinct value in this process (see
+    `_MEMBERS`), and a large object that changed is put together from its members' texts, so an
+    export after a token edit writes only the tokens that changed.
     """
     if not remember or type(value) is not dict or not value:
         out: list[str] = []
         _write(value, "", "  ", out, None)
         return "".join(out)
-    parts = []
-    for key, item in js_items(value):
-        parts.append(f"  {_string(key if type(key) is str else str(key))}: {_member(item)}")
-    return "{\n" + ",\n".join(parts) + "\n}"
+    return _object(value, "")
 
 
-#: the text of a top-level member's value by its `repr`, for the life of the process: `repr` is
+#: the text of an object or array by its indent and `repr`, for the life of the process: `repr` is
 #: exact for JSON data (it tells 1 from 1.0 and True, "1" from 1, and keeps the key order).
 #: Bounded: the last `_MEMBERS_KEPT` values, each up to `_MEMBER_KEPT_CHARS` of repr.
-_MEMBERS: dict[str, str] = {}
-_MEMBERS_KEPT = 256
-_MEMBER_KEPT_CHARS = 64 * 1024
+_MEMBERS: dict[tuple[int, str], str] = {}
+_MEMBERS_KEPT = 2048
+_MEMBER_KEPT_CHARS = 8 * 1024
+#: an object with more members than this (a group of tokens) is put together from its members'
+#: texts every time, never looked up whole: its `repr` would cost as much as its members' again
+_SPLIT_MEMBERS = 8
 
 
-def _member(item: Any) -> str:
-    """`item` written as a member of a top-level object (indented one level)."""
-    if type(item) is not dict and type(item) is not list:
+def _object(value: dict[Any, Any], indent: str) -> str:
+    """A non-empty object at `indent`, each member's value through `_member`."""
+    inner = indent + "  "
+    parts = [
+        f"{inner}{_string(key if type(key) is str else str(key))}: {_member(item, inner)}"
+        for key, item in js_items(value)
+    ]
+    return "{\n" + ",\n".join(parts) + f"\n{indent}}}"
+
+
+def _member(item: Any, indent: str) -> str:
+    """`item` written as a member's value at `indent`, from `_MEMBERS` when it was written before."""
+    kind = type(item)
+    if (kind is not dict and kind is not list) or not item:
         out: list[str] = []
-        _write(item, "  ", "  ", out, None)
+        _write(item, indent, "  ", out, None)
         return "".join(out)
-    key = repr(item)
+    if kind is dict and len(item) > _SPLIT_MEMBERS:
+        return _object(item, indent)
+    key = (len(indent), repr(item))
     text = _MEMBERS.get(key)
     if text is None:
         out = []
-        _write(item, "  ", "  ", out, None)
+        _write(item, indent, "  ", out, None)
         text = "".join(out)
-        if len(key) <= _MEMBER_KEPT_CHARS:
+        if len(key[1]) <= _MEMBER_KEPT_CHARS:
             remember(_MEMBERS, key, text, _MEMBERS_KEPT)
     return text
 
