@@ -96,8 +96,12 @@ lint_design(Path(sys.argv[1]))
 IN_PROCESS = """
 import json, os, sys, time
 from pathlib import Path
+import pinup.build
 from pinup.gallery import build_gallery
 out, changed, digit, new = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+linted = []  # the DESIGN.md files each build linted: a rebuild must lint the changed one, not load it
+lint_design = pinup.build.lint_design
+pinup.build.lint_design = lambda *args, **kwargs: linted.append(1) or lint_design(*args, **kwargs)
 os.environ["PINUP_NO_CACHE"] = "1"
 build_gallery(out / "warm-up")
 started = time.process_time()
@@ -109,18 +113,24 @@ build_gallery(out / "full")
 full = time.process_time() - started
 original = changed.read_text("utf-8")
 changed.write_text(original[:digit] + new + original[digit + 1 :], "utf-8")
+linted.clear()
 started = time.process_time()
 result = build_gallery(out / "full")
 one = time.process_time() - started
-again = next(c for c in "0123456789abcdef" if c not in (new, original[digit].lower()))
-changed.write_text(original[:digit] + again + original[digit + 1 :], "utf-8")
+linted_one = len(linted)
+# the same token's last digit too, after this run's own first edit: a version no earlier run built
+# (a version another run built would be loaded from the site cache, skipping its lint and models)
+again = next(c for c in "0123456789abcdef" if c != original[digit + 1].lower())
+changed.write_text(original[:digit] + new + again + original[digit + 2 :], "utf-8")
+linted.clear()
 started = time.process_time()
 second = build_gallery(out / "full")
 two = time.process_time() - started
 changed.write_text(original, "utf-8")
-print(json.dumps(
-    {"cold": cold, "full": full, "one": one, "written": result.written, "two": two, "written2": second.written}
-))
+print(json.dumps({
+    "cold": cold, "full": full, "one": one, "written": result.written, "two": two, "written2": second.written,
+    "linted": [linted_one, len(linted)],
+}))
 """
 
 CPU: dict[str, list[float]] = {}
@@ -414,6 +424,8 @@ def main() -> None:
             cmd = [sys.executable, "-c", IN_PROCESS, str(folder), str(changed), str(digit - 1), new_digit]
             _, output = _run(cmd, env)
             inproc.append(json.loads(output.strip().splitlines()[-1]))
+            if inproc[-1]["linted"] != [1, 1]:
+                raise SystemExit(f"the in-process rebuilds linted {inproc[-1]['linted']} files, not [1, 1]")
         full_in = statistics.median(r["full"] for r in inproc)
         one_in = statistics.median(r["one"] for r in inproc)
         two_in = statistics.median(r["two"] for r in inproc)
