@@ -16,16 +16,32 @@ from pydantic import BaseModel, ConfigDict, Field
 from pinup.designmd.report import reference_finding
 
 #: validators are built on first use, not at import: the build path makes these models
-#: with `model_construct` from values the model builder has already checked. Not for
-#: Color, Dimension and Typography: they also sit in `Any` fields (symbols, component
-#: properties), which serialise through the value's own serializer, so it must exist.
+#: with `model_construct` from values the model builder has already checked, so a build
+#: or a lint never builds one (building the first one in a process also loads pydantic's
+#: plugin machinery, `importlib.metadata`: 50-60 ms of every `pinup build` in all).
 _DEFERRED = ConfigDict(defer_build=True)
 
 
-class Color(BaseModel):
-    """A colour converted to 8-bit sRGB, as the reference computes it."""
+class _Model(BaseModel):
+    """The base of this module's models: deferred, and tokens are ready whenever another model is."""
 
-    model_config = ConfigDict(frozen=False)
+    model_config = _DEFERRED
+
+    @classmethod
+    def __pydantic_on_complete__(cls) -> None:
+        """Build the token models' serializers along with any model of this module.
+
+        Tokens also sit in `Any` fields (a component's properties, the symbol table), which
+        pydantic serialises through the value's own class: that serializer must exist by the
+        time a model holding them is dumped, and a deferred class has only a placeholder.
+        """
+        for token in (Color, Dimension, Typography):
+            if not token.__pydantic_complete__:
+                token.model_rebuild()
+
+
+class Color(_Model):
+    """A colour converted to 8-bit sRGB, as the reference computes it."""
 
     type: Literal["color"] = "color"
     hex: str = Field(description="'#rrggbb', plus 2 alpha digits when alpha < 1 (lowercase)")
@@ -37,7 +53,7 @@ class Color(BaseModel):
     raw: str | None = Field(None, description="the value as written in the source")
 
 
-class Dimension(BaseModel):
+class Dimension(_Model):
     """A number with a CSS unit; unit '' is a unitless lineHeight."""
 
     type: Literal["dimension"] = "dimension"
@@ -52,7 +68,7 @@ class Dimension(BaseModel):
         return f"{js_number(self.value)}{self.unit}"
 
 
-class Typography(BaseModel):
+class Typography(_Model):
     """One typography level; only properties that were valid are set."""
 
     type: Literal["typography"] = "typography"
@@ -68,7 +84,7 @@ class Typography(BaseModel):
 TokenValue = Color | Dimension | Typography
 
 
-class Component(BaseModel):
+class Component(_Model):
     """A component and its sub-tokens.
 
     `properties` holds resolved values (Color, Dimension, Typography objects, or
@@ -76,17 +92,13 @@ class Component(BaseModel):
     property as written (so `{colors.primary}` stays visible to the site).
     """
 
-    model_config = _DEFERRED
-
     properties: dict[str, Any] = Field(default_factory=dict)
     raw: dict[str, Any] = Field(default_factory=dict)
     unresolved_refs: list[Any] = Field(default_factory=list)
 
 
-class Section(BaseModel):
+class Section(_Model):
     """A `##` section of the prose."""
-
-    model_config = _DEFERRED
 
     heading: str = Field(description="the heading text as the reference extracts it")
     canonical: str | None = Field(None, description="canonical name after aliases, or None if unknown")
@@ -94,14 +106,14 @@ class Section(BaseModel):
     body: str = Field("", description="the Markdown between this heading and the next `##` heading")
 
 
-class Omission(BaseModel):
-    model_config = _DEFERRED
+class Omission(_Model):
+    """A section left out on purpose (`omitted`), so the linter does not report it missing."""
 
     section: str
     reason: str | None = None
 
 
-class DesignSystem(BaseModel):
+class DesignSystem(_Model):
     """A parsed and resolved DESIGN.md.
 
     Maps keep the reference's order (JS object key order, then resolved
@@ -155,10 +167,8 @@ class DesignSystem(BaseModel):
     source: str = Field("", description="the full source text")
 
 
-class Finding(BaseModel):
+class Finding(_Model):
     """One lint finding, serialised exactly like the reference's."""
-
-    model_config = _DEFERRED
 
     severity: Literal["error", "warning", "info"]
     path: str | None = None
@@ -171,15 +181,13 @@ class Finding(BaseModel):
         return reference_finding(self.severity, self.path, self.message, self.rule)
 
 
-class Summary(BaseModel):
-    model_config = _DEFERRED
-
+class Summary(_Model):
     errors: int = 0
     warnings: int = 0
     infos: int = 0
 
 
-class LintReport(BaseModel):
+class LintReport(_Model):
     """The result of linting one document: its model, findings and summary."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
