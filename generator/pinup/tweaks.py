@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 MAX_TWEAKABLES = 8
 HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -22,7 +22,13 @@ Kind = Literal["color", "dimension", "number", "choice"]
 
 
 class Tweakable(BaseModel):
-    """One control of the Tweak panel; the manifest keeps the contract keys, the page also uses `number`."""
+    """One control of the Tweak panel; the manifest keeps the contract keys, the page also uses `number`.
+
+    `tweakables` makes them from checked values without a validator (`model_construct`), which a
+    build would otherwise build for this class alone.
+    """
+
+    model_config = ConfigDict(defer_build=True)
 
     token: str
     kind: Kind
@@ -40,7 +46,12 @@ class Tweakable(BaseModel):
         return float(match.group(1)) if match else None
 
     def manifest(self) -> dict[str, Any]:
-        return self.model_dump(exclude_none=True)
+        """The fields that are set, in declaration order (`model_dump(exclude_none=True)` without a serializer)."""
+        return {
+            name: list(value) if isinstance(value, list) else value
+            for name, value in self.__dict__.items()
+            if value is not None
+        }
 
 
 def _first(names: list[str], available: dict[str, Any]) -> str | None:
@@ -52,7 +63,7 @@ def _color(design: Any, names: list[str], label: str) -> Tweakable | None:
     if name is None:
         return None
     value = design.colors[name].hex[:7]
-    return Tweakable(token=f"colors.{name}", kind="color", label=label, value=value)
+    return Tweakable.model_construct(token=f"colors.{name}", kind="color", label=label, value=value)
 
 
 def _dimension(token: str, dim: Any, label: str, lo: float, hi: float, step: float) -> Tweakable | None:
@@ -61,14 +72,14 @@ def _dimension(token: str, dim: Any, label: str, lo: float, hi: float, step: flo
     if dim.unit != "px":
         lo, hi, step = lo / 16, hi / 16, 0.0625
     value = dim.css()
-    return Tweakable(
+    return Tweakable.model_construct(
         token=token,
         kind="dimension",
         label=label,
         value=value,
-        min=lo,
-        max=max(hi, dim.value),
-        step=step,
+        min=float(lo),
+        max=float(max(hi, dim.value)),
+        step=float(step),
         unit=dim.unit,
     )
 
@@ -98,7 +109,7 @@ def tweakables(design: Any) -> list[Tweakable]:
     families = list(dict.fromkeys(t.fontFamily for t in design.typography.values() if t.fontFamily))
     if heading is not None and design.typography[heading].fontFamily and len(families) > 1:
         out.append(
-            Tweakable(
+            Tweakable.model_construct(
                 token=f"typography.{heading}.fontFamily",
                 kind="choice",
                 label="Heading font",

@@ -143,6 +143,7 @@ def test_a_text_parsed_before_is_not_read_again_and_each_caller_gets_its_own_spe
     """`pinup serve` parses every board.yaml after each edit: the same text is parsed once per process."""
     from pinup.boards import spec as spec_module
 
+    monkeypatch.setenv("PINUP_CACHE_DIR", str(tmp_path / "cache"))  # no spec saved by another test
     monkeypatch.setattr(spec_module, "_PARSED", {})
     calls: list[str] = []
     parse = spec_module._parse
@@ -158,6 +159,31 @@ def test_a_text_parsed_before_is_not_read_again_and_each_caller_gets_its_own_spe
     assert third.variants[0].label == "First" and len(third.variants) == 2  # the cached spec is untouched
     changed = parse_board_yaml(path, GOOD.replace("Which one?", "Which two?"))
     assert changed.brief == "Which two?" and len(calls) == 2
+
+
+def test_a_later_process_loads_a_validated_spec_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text validated once is kept in the site cache: a later process (here, an empty memo) loads it,
+    equal to a fresh parse, without parsing; a text that fails is never kept, so it fails again with its line."""
+    from pinup.boards import spec as spec_module
+
+    monkeypatch.setenv("PINUP_CACHE_DIR", str(tmp_path / "cache"))
+    calls: list[str] = []
+    parse = spec_module._parse
+    monkeypatch.setattr(spec_module, "_parse", lambda path, text: calls.append(text) or parse(path, text))
+    path = tmp_path / "board.yaml"
+    bad = GOOD.replace("    file: b.png\n", "    file: b.exe\n")
+    for process in range(2):
+        monkeypatch.setattr(spec_module, "_PARSED", {})
+        loaded = parse_board_yaml(path, GOOD)
+        assert loaded == parse(path, GOOD) and loaded.variants[1].kind == "image"
+        with pytest.raises(BoardError) as failure:
+            parse_board_yaml(path, bad)
+        assert failure.value.line == 8
+        assert calls == [[GOOD, bad], [GOOD, bad, bad]][process]  # the second process parses only the bad one
+    monkeypatch.setenv("PINUP_NO_CACHE", "1")  # off: parsed again
+    monkeypatch.setattr(spec_module, "_PARSED", {})
+    parse_board_yaml(path, GOOD)
+    assert calls == [GOOD, bad, bad, GOOD]
 
 
 def test_a_bad_text_fails_with_its_line_every_time(tmp_path: Path) -> None:

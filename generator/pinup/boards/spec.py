@@ -56,10 +56,15 @@ class BoardError(Exception):
         super().__init__(f"{where}: {message}")
 
 
+#: validators are built when a board.yaml is first validated in a process, not at import: a build
+#: whose board.yaml files are all in the site cache loads their specs validated and builds none
+_SPEC_CONFIG = ConfigDict(extra="allow", defer_build=True)
+
+
 class VariantSpec(BaseModel):
     """One design variant on a board."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = _SPEC_CONFIG
 
     id: str = Field(description="[A-Za-z0-9_-]{1,32}, unique on the board")
     label: str = ""
@@ -112,7 +117,7 @@ def duplicate_index(variants: list[VariantSpec]) -> int | None:
 class RoundSpec(BaseModel):
     """An earlier round kept in `history` (written by `pinup generate`)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = _SPEC_CONFIG
 
     round: int = Field(ge=1)
     variants: list[VariantSpec] = Field(default_factory=list)
@@ -121,7 +126,7 @@ class RoundSpec(BaseModel):
 class BoardSpec(BaseModel):
     """The whole board.yaml."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = _SPEC_CONFIG
 
     title: str = Field(min_length=1)
     brief: str = ""
@@ -146,9 +151,9 @@ class BoardSpec(BaseModel):
 
 
 class Board(BaseModel):
-    """A loaded board: its slug, folder, spec and the resolved variant files."""
+    """A loaded board: its slug, folder, spec and the resolved variant files (made by `load_board`)."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
 
     slug: str
     folder: Path
@@ -209,7 +214,11 @@ def parse_board_yaml(path: Path, text: str | None = None) -> BoardSpec:
             raise BoardError(path, f"cannot read board file: {exc}") from exc
     known = _PARSED.get(text)
     if known is None:
-        known = remember(_PARSED, text, _parse(path, text), _PARSED_KEPT)
+        from pinup.build import cached
+
+        # validated specs are kept in the site cache too, by the text: a later `pinup build`
+        # then needs neither ruamel nor a pydantic validator for an unchanged board
+        known = remember(_PARSED, text, cached(text.encode(), "board.yaml", lambda: _parse(path, text)), _PARSED_KEPT)
     return known.model_copy(deep=True)
 
 
@@ -265,7 +274,8 @@ def load_board(folder: Path) -> Board:
         raise BoardError(board_file, f"board folder name {slug!r} is not a valid slug ([A-Za-z0-9_-], up to 64)")
     spec = parse_board_yaml(board_file)
     files = {v.id: resolve_variant_file(folder, v, board_file) for v in spec.variants}
-    return Board(slug=slug, folder=folder, spec=spec, files=files)
+    # every value is checked above (the slug, the validated spec, resolved paths): no validator needed
+    return Board.model_construct(slug=slug, folder=folder, spec=spec, files=files)
 
 
 def find_boards(src: Path) -> list[Path]:
