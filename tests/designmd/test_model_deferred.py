@@ -1,4 +1,4 @@
-"""The DESIGN.md models build no pydantic validator until one is used, and still serialise.
+"""The DESIGN.md and board models build no pydantic validator until one is used, and still serialise.
 
 Building the first validator in a process loads pydantic's plugin machinery
 (`importlib.metadata` and a scan of every installed distribution): a `pinup build` or
@@ -11,6 +11,8 @@ this test session has long built every validator.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -69,3 +71,41 @@ def test_a_report_dumps_with_its_tokens_in_every_field() -> None:
     assert any(
         isinstance(v, dict) and v.get("type") in ("color", "dimension") for v in component["properties"].values()
     )
+
+
+BUILT = """
+import atexit, json, sys
+import pydantic._internal._model_construction as construction
+built = []
+complete = construction.complete_model_class
+construction.complete_model_class = lambda cls, *a, **k: built.append(cls.__name__) or complete(cls, *a, **k)
+report = lambda: print(json.dumps({"built": built, "modules": sorted({"ruamel", "importlib.metadata"} & set(sys.modules))}))
+atexit.register(report)
+sys.argv = ["pinup", "build", *sys.argv[1:]]
+from pinup.cli import main
+main()
+"""
+
+
+def test_a_warm_build_of_a_workspace_with_boards_builds_no_validator(tmp_path: Path) -> None:
+    """The second `pinup build` of an unchanged workspace loads its model and board specs from the
+    cache: no validator, no YAML loader for the boards, no plugin machinery."""
+    workspace = tmp_path / "ws"
+    shutil.copytree(ROOT / "site_src", workspace)
+    assert list((workspace / "boards").glob("*/board.yaml"))
+    env = {**os.environ, "PINUP_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("PINUP_NO_CACHE", None)
+    runs = []
+    for _ in range(2):
+        result = subprocess.run(
+            [sys.executable, "-c", BUILT, str(workspace), "--out", str(tmp_path / "site")],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=env,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        runs.append(json.loads(result.stdout.strip().splitlines()[-1]))
+    assert "BoardSpec" in runs[0]["built"]  # the first build validated the boards
+    assert runs[1] == {"built": [], "modules": []}
