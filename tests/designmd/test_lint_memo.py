@@ -9,6 +9,9 @@ answered for the wrong text, or kept line numbers after the front matter grew, a
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from pinup.designmd import extended, parser
 from pinup.designmd.lint import lint_text
 
@@ -101,3 +104,34 @@ def test_the_memos_stay_bounded() -> None:
     before = dict(extended._PROSE_SCANS)
     assert _prose(huge) == []
     assert extended._PROSE_SCANS == before  # too long to keep: scanned, not remembered
+
+
+_NAME_CHARS = st.sampled_from(list("abkKsSi-_. 0") + ["\u212a", "\u017f", "\u0131", "\u0130", "é"])
+#: what a line may write instead of a name's letter: its other case, or a letter that case-folds to it
+_LOOKALIKES = {"k": ["K", "\u212a"], "s": ["S", "\u017f"], "i": ["I", "\u0130", "\u0131"]}
+
+
+@st.composite
+def _line_naming(draw: st.DrawFn, names: list[str]) -> str:
+    """A line around one of `names` (or none) written in any case, lookalike letters and all."""
+    before, after = draw(st.text(_NAME_CHARS, max_size=8)), draw(st.text(_NAME_CHARS, max_size=8))
+    if not names:
+        return before + after
+    name = draw(st.sampled_from(names))
+    written = "".join(draw(st.sampled_from([c, c.swapcase(), *_LOOKALIKES.get(c.lower(), [])])) for c in name)
+    space = draw(st.sampled_from(["", " "]))
+    return before + space + written + space + after
+
+
+@settings(max_examples=500, deadline=None)
+@given(data=st.data(), names=st.lists(st.text(_NAME_CHARS, min_size=2, max_size=8), max_size=4, unique=True))
+def test_name_patterns_compiled_on_demand_match_as_every_pattern_does(data: st.DataObject, names: list[str]) -> None:
+    """The prose scan compiles a colour name's pattern only when a line holds each of its words: the
+    names it finds in a line are exactly those every pattern, compiled up front, finds (case-folding
+    letters such as the Kelvin sign and the long s included)."""
+    text = data.draw(_line_naming(names))
+    patterns = extended._NamePatterns(tuple(names))
+    expected = [
+        name for name in names if len(name) >= 3 and extended._name_pattern(extended._name_words(name)).search(text)
+    ]
+    assert patterns.named(text) == expected

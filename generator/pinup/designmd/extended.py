@@ -111,10 +111,39 @@ _HEX_IN_PROSE = re.compile(r"(?<![\w&])#(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{6}|[0-9a-f
 _FENCE_LINE = re.compile(r"^\s{0,3}(```|~~~)")
 
 
-def _name_pattern(name: str) -> re.Pattern[str]:
-    words = re.split(r"[-_.\s]+", name)
-    body = r"[-_ .]?".join(re.escape(w) for w in words if w)
+def _name_words(name: str) -> list[str]:
+    return [w for w in re.split(r"[-_.\s]+", name) if w]
+
+
+def _name_pattern(words: list[str]) -> re.Pattern[str]:
+    body = r"[-_ .]?".join(re.escape(w) for w in words)
     return re.compile(rf"(?<![\w-]){body}(?![\w-])", re.IGNORECASE)
+
+
+class _NamePatterns:
+    """Each colour name's pattern, compiled the first time a line might hold the name.
+
+    A line holds an ASCII name only if its lowercase text holds each of the name's words, so most
+    names' patterns are never compiled (a fresh process compiled one per colour: a few ms a file).
+    """
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = [(name, _name_words(name)) for name in names if len(name) >= 3]
+        self.compiled: dict[str, re.Pattern[str]] = {}
+
+    def named(self, text: str) -> list[str]:
+        """The names whose pattern matches `text`."""
+        lower = text.lower() if text.isascii() else None
+        found = []
+        for name, words in self.names:
+            if lower is not None and name.isascii() and not all(w.lower() in lower for w in words):
+                continue  # some word is missing: the pattern cannot match
+            pattern = self.compiled.get(name)
+            if pattern is None:
+                pattern = self.compiled[name] = _name_pattern(words)
+            if pattern.search(text):
+                found.append(name)
+        return found
 
 
 def prose_colors(model: Model, lines: list[str], body_start: int) -> list[RawFinding]:
@@ -161,7 +190,7 @@ def _prose_candidates(names: tuple[str, ...], prose: list[str]) -> list[tuple[in
 def _scan_prose(names: tuple[str, ...], prose: list[str]) -> list[tuple[int, str, str]]:
     """Each prose line (outside code fences) with exactly one hex value and exactly one colour name:
     (its index in `prose`, the hex value as written, the name)."""
-    patterns = [(name, _name_pattern(name)) for name in names if len(name) >= 3]
+    patterns = _NamePatterns(names)
     found: list[tuple[int, str, str]] = []
     in_fence = False
     for index, text in enumerate(prose):
@@ -173,7 +202,7 @@ def _scan_prose(names: tuple[str, ...], prose: list[str]) -> list[tuple[int, str
         hexes = _HEX_IN_PROSE.findall(text)
         if len(hexes) != 1:
             continue
-        named = [name for name, pattern in patterns if pattern.search(text)]
+        named = patterns.named(text)
         # prefer the longest names: "on-primary" also matches "primary"
         named = [n for n in named if not any(n != m and n in m for m in named)]
         if len(named) == 1:
