@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
+from pydantic import VERSION as PYDANTIC_VERSION
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pinup.designmd.memo import remember
@@ -216,9 +217,10 @@ def parse_board_yaml(path: Path, text: str | None = None) -> BoardSpec:
     if known is None:
         from pinup.build import cached
 
-        # validated specs are kept in the site cache too, by the text: a later `pinup build`
-        # then needs neither ruamel nor a pydantic validator for an unchanged board
-        known = remember(_PARSED, text, cached(text.encode(), "board.yaml", lambda: _parse(path, text)), _PARSED_KEPT)
+        # validated specs are kept in the build cache too, by the text (and pydantic's version: they
+        # are pickled pydantic objects): a later build needs neither ruamel nor a validator for them
+        spec = cached(text.encode(), f"board.yaml|{PYDANTIC_VERSION}", lambda: _parse(path, text), path)
+        known = remember(_PARSED, text, spec, _PARSED_KEPT)
     return known.model_copy(deep=True)
 
 

@@ -18,7 +18,7 @@ from pinup.designmd.report import reference_finding
 #: validators are built on first use, not at import: the build path makes these models
 #: with `model_construct` from values the model builder has already checked, so a build
 #: or a lint never builds one (building the first one in a process also loads pydantic's
-#: plugin machinery, `importlib.metadata`: 50-60 ms of every `pinup build` in all).
+#: plugin machinery: `importlib.metadata` and a scan of every installed package).
 _DEFERRED = ConfigDict(defer_build=True)
 
 
