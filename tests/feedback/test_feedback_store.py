@@ -6,6 +6,7 @@ import json
 import multiprocessing
 import os
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -234,6 +235,16 @@ def test_group_commit_shares_directory_fsyncs_and_acks_only_after_them(
     rest = [store.submit(record()) for _ in range(11)]
     for _ in rest:
         assert linked.acquire(timeout=30)
+    # a writer reports its link to the syncer just after the link itself: wait until all eleven have,
+    # or a late one would get a directory fsync of its own after the first is released
+    commit = file_store.COMMIT
+    deadline = time.monotonic() + 30
+    while True:
+        with commit._lock:
+            if len(commit._linked) == len(rest):
+                break
+        assert time.monotonic() < deadline
+        time.sleep(0.001)
     assert not first.done() and not any(f.done() for f in rest)  # linked, but not yet durable
     release.set()
     keys = [first.result(30)] + [f.result(30) for f in rest]
