@@ -8,11 +8,20 @@ when its hash differs or it went missing. Files the previous build wrote but
 this one did not are removed, so outputs never go stale; files pinup did not
 write (for example feedback saved by `pinup serve`) are never touched.
 
+A changed file is written over in place, not replaced by a renamed temporary file: on
+ext4 a rename over a file (or a truncation) makes the kernel allocate the new file's blocks
+at once and free the old file's, about seven times the CPU of writing the same bytes over
+the file, which made writing a one-brand rebuild's pages cost a third of the rebuild. A
+reader could see half of the new file meanwhile, so a writer marks its folder from its first
+overwrite until it is done (`pinup.overwrites`), and `pinup serve` holds requests for that
+folder's files until then. A file with other hard links, a link, or anything but a plain file is
+still replaced by rename, and a failed write removes the file, so the next build writes it again.
+
 The manifest also keeps each file's size, and an optional per-file key (a hash of what a
 page was rendered from) so a caller can keep a page without rendering it (`keep`) when
 its inputs did not change. A kept or skipped file must still be the one pinup wrote: its
 size must match, and within one process (`pinup serve` rebuilding) also its mtime and
-inode (every write replaces the file, so a new inode). The manifest holds nothing that
+inode (a file replaced by another has a new inode). The manifest holds nothing that
 depends on when or where it was written, so equal inputs give byte-identical folders.
 """
 
@@ -26,8 +35,11 @@ import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path, PurePosixPath
+from stat import S_ISREG
 from types import TracebackType
 from typing import Protocol
+
+from pinup import overwrites
 
 MANIFEST = ".pinup-build.json"
 
@@ -86,6 +98,41 @@ def _create_new(path: str, data: bytes) -> os.stat_result | None:
     finally:
         if fd >= 0:
             os.close(fd)
+
+
+_OVERWRITE_FLAGS = (
+    os.O_WRONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+)
+
+
+def _overwrite(path: str, data: bytes) -> os.stat_result | None:
+    """Write `data` over the file at `path` in place (see the module's docstring for why).
+
+    None, with nothing written, when `path` is not a plain file with one link: a symbolic
+    link, a FIFO (O_NONBLOCK: opening one never waits for a reader) or a file hard-linked
+    elsewhere (writing would change the other name too) is replaced by rename instead. A
+    write that fails removes the file: what is left of it must not pass for either version.
+    """
+    try:
+        fd = os.open(path, _OVERWRITE_FLAGS)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not S_ISREG(st.st_mode) or st.st_nlink != 1:
+            return None
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            if st.st_size > len(data):
+                os.ftruncate(fd, len(data))
+            return os.fstat(fd)
+        except BaseException:
+            os.unlink(path)
+            raise
+    finally:
+        os.close(fd)
 
 
 def build_id(files: dict[str, str]) -> str:
@@ -162,6 +209,8 @@ class OutputWriter:
         self.info: dict[str, object] = {}
         #: relative paths (re)written by this build, in order: what a live reload must refresh
         self.changed: list[str] = []
+        #: whether this writer has begun overwriting files in place (see `pinup.overwrites`)
+        self._overwriting = False
         _new_build()
         if clean:
             self._clean()
@@ -176,16 +225,28 @@ class OutputWriter:
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        if exc_type is None:
-            self.finish()
-        else:  # keep what we know so the next build can still skip unchanged files
-            self._save_manifest(
-                {**self._previous, **self._seen},
-                {},
-                {**self._previous_sizes, **self._sizes},
-                {**self._previous_keys, **self._keys},
-            )
-            _STAMPS[str(self.out_dir)] = {**self._previous_stamps, **self._stamps}
+        try:
+            if exc_type is None:
+                self.finish()
+            else:  # keep what we know so the next build can still skip unchanged files
+                self._save_manifest(
+                    {**self._previous, **self._seen},
+                    {},
+                    {**self._previous_sizes, **self._sizes},
+                    {**self._previous_keys, **self._keys},
+                )
+                _STAMPS[str(self.out_dir)] = {**self._previous_stamps, **self._stamps}
+        finally:
+            if self._overwriting:
+                self._overwriting = False
+                overwrites.end(str(self.out_dir))
+
+    def _begin_overwrites(self) -> None:
+        """Tell readers of this process (`pinup serve`) that files here are about to be overwritten."""
+        with self._lock:  # other threads writing with this writer wait with it
+            if not self._overwriting:
+                overwrites.begin(str(self.out_dir))
+                self._overwriting = True
 
     def _clean(self) -> None:
         """Delete a previous build; refuse to empty a directory pinup did not create."""
@@ -312,7 +373,11 @@ class OutputWriter:
             self._made.add(folder)
         # a file the previous build wrote is most likely still there: replace it straight away
         st = None if name in self._previous else _create_new(target, data)
-        if st is None:  # replace an existing file by rename: its readers never see half of the new one
+        if st is None:
+            if not self._overwriting:
+                self._begin_overwrites()
+            st = _overwrite(target, data)
+        if st is None:  # not a plain file of its own: replace it by rename
             tmp = f"{folder}/.{base}.{os.getpid()}.{threading.get_ident()}.tmp"
             st = _write_file(tmp, data)
             os.replace(tmp, target)

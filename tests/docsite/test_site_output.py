@@ -63,17 +63,18 @@ def test_writer_names_paths_as_posix_paths_do(tmp_path: Path, rel: str) -> None:
     assert json.loads((tmp_path / "out" / MANIFEST).read_text())["files"].keys() == {"a/b.html"}
 
 
-def test_new_files_are_created_in_place_and_existing_ones_replaced_whole(tmp_path: Path) -> None:
+def test_new_files_are_created_and_changed_ones_written_over_in_place(tmp_path: Path) -> None:
     out = tmp_path / "out"
     with OutputWriter(out) as w:
-        w.write_text("a.html", "one")
+        w.write_text("a.html", "one, long to begin with")
     first = (out / "a.html").stat().st_ino
-    reader = (out / "a.html").open("rb")  # a reader of the old file (a server sending it)
     with OutputWriter(out) as w:
-        w.write_text("a.html", "two, longer")
-    assert reader.read() == b"one" and (out / "a.html").read_text() == "two, longer"
-    reader.close()
-    assert (out / "a.html").stat().st_ino != first  # replaced by rename, never truncated
+        w.write_text("a.html", "two")  # shorter: the old tail is cut off
+    assert (out / "a.html").read_text() == "two"
+    assert (out / "a.html").stat().st_ino == first  # no new file, no rename
+    with OutputWriter(out) as w:
+        w.write_text("a.html", "three, longer than two")
+    assert (out / "a.html").read_text() == "three, longer than two"
     assert not list(out.rglob("*.tmp"))
     (out / "elsewhere").mkdir()
     (out / "b.html").symlink_to(out / "elsewhere" / "b.html")  # a link inside the output folder

@@ -174,6 +174,7 @@ class ServeSession:
             ),
         )
         from pinup.output import build_info
+        from pinup.serve.gate import BuildGate
         from pinup.serve.live import LiveReload
 
         self._boards = BoardStates()
@@ -181,7 +182,7 @@ class ServeSession:
         hooks = Hooks(on_feedback=self.on_feedback, on_regenerate=self.options.on_regenerate)
         app = create_app(settings, hooks=hooks, boards=self._boards)
         self._restore(app.state.ctx)
-        return LiveReload(app)
+        return BuildGate(LiveReload(app), self.ws.out)
 
     def _restore(self, ctx: Any) -> None:
         """The promises of earlier sessions: receipts from the store, then closed/pending per board."""
