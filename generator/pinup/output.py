@@ -39,7 +39,7 @@ from stat import S_ISREG
 from types import TracebackType
 from typing import Protocol
 
-from pinup import overwrites
+from pinup import outwatch, overwrites
 
 MANIFEST = ".pinup-build.json"
 
@@ -209,6 +209,8 @@ class OutputWriter:
         self.info: dict[str, object] = {}
         #: relative paths (re)written by this build, in order: what a live reload must refresh
         self.changed: list[str] = []
+        #: files the kernel saw touched since this process's last build here (`pinup.outwatch`)
+        self._touched: set[str] = set()
         #: whether this writer has begun overwriting files in place (see `pinup.overwrites`)
         self._overwriting = False
         _new_build()
@@ -390,7 +392,7 @@ class OutputWriter:
     def _intact(self, rel: str, path: str) -> list[int] | None:
         """The stamp of `path` if it is still the file the previous build wrote as `rel`, else None."""
         size = self._previous_sizes.get(rel)
-        if size is None:
+        if size is None or rel in self._touched:
             return None
         try:
             st = os.stat(path)
@@ -452,7 +454,8 @@ class OutputWriter:
 
     def _group_stamps(self, key: str, files: list[object]) -> dict[str, list[int]] | None:
         """`_intact` for every file of a group, inlined (a gallery rebuild checks every unchanged
-        brand's files); None when one is not as the previous build left it.
+        brand's files); None when one is not as the previous build left it. Within a process
+        whose output folders are watched (`pinup.outwatch`), the kernel answers instead.
 
         The files of a sub-folder's group are looked up relative to that folder, opened once,
         which spares the kernel walking the whole path for each of them.
@@ -465,6 +468,14 @@ class OutputWriter:
             if not isinstance(rel, str) or sizes.get(rel) is None or rel not in previous:
                 return None
             names.append(rel)
+        if prev_stamps and all(rel in prev_stamps for rel in names):
+            # the kernel may know: nothing touched them since this process's last build, or something did
+            seen = outwatch.check(str(self.out_dir), names)
+            if seen is not None:
+                if seen:
+                    return {rel: prev_stamps[rel] for rel in names}
+                self._touched.update(names)  # a stat might not tell: write them all again
+                return None
         fd = -1
         if folder and os.stat in os.supports_dir_fd and all(rel.startswith(folder + "/") for rel in names):
             try:
@@ -531,6 +542,7 @@ class OutputWriter:
                     parent = parent.parent
         self._save_manifest(self._seen, self._groups, self._sizes, self._keys)
         _STAMPS[str(self.out_dir)] = dict(self._stamps)
+        outwatch.after_build(str(self.out_dir), self._stamps)
         self._dirs.clear()  # folders may have been removed above
         self._made.clear()
         self._previous = dict(self._seen)
