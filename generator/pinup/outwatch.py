@@ -16,8 +16,9 @@ folder watched for the first time has its files checked once after the watch is 
 folder whose watch goes away (deleted, moved, unmounted) or a queue that overflowed makes its files
 (or all of them) be checked again.
 
-Only a process that builds more than once arms watches (`pinup serve` after its first rebuild,
-tests, the benchmark): a one-shot `pinup build` never imports inotify. A process watches its last
+Only a process that builds more than once arms watches (tests, the benchmark: from their second
+build on; `pinup serve` says it will rebuild, so from its first): a one-shot `pinup build` never
+imports inotify. A process watches its last
 few output folders; a forked child uses none of its parent's watches.
 """
 
@@ -176,6 +177,13 @@ def check(out_dir: str, files: list[str]) -> bool | None:
             if parent not in watched:
                 return None
         return True
+
+
+def expect_rebuilds() -> None:
+    """The process will build the same folders again (`pinup serve`): arm from its first build on."""
+    global _builds
+    with _lock:
+        _builds = max(_builds, 1)
 
 
 def after_build(out_dir: str, stamps: dict[str, list[int]]) -> None:

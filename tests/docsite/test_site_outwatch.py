@@ -139,24 +139,37 @@ BUILDS = """
 import json, sys
 from pathlib import Path
 from pinup.build import BuildOptions, build_all
+if sys.argv[3] == "serve":
+    from pinup import outwatch
+    outwatch.expect_rebuilds()
 watched = []
-for _ in range(3):
+for _ in range(int(sys.argv[4])):
     result = build_all(BuildOptions(src=Path(sys.argv[1]), out=Path(sys.argv[2])))
     watched.append("inotify_simple" in sys.modules)
 print(json.dumps({"watched": watched, "written": result.written}))
 """
 
 
-def test_only_a_process_that_builds_again_watches(tmp_path: Path) -> None:
-    """A one-shot build never loads inotify; the second build of a process arms the watches."""
+@pytest.mark.parametrize(
+    ("process", "builds", "watched"),
+    [("build", 1, [False]), ("build", 3, [False, True, True]), ("serve", 2, [True, True])],
+)
+def test_only_a_process_that_builds_again_watches(
+    tmp_path: Path, process: str, builds: int, watched: list[bool]
+) -> None:
+    """A one-shot build never loads inotify; the second build of a process arms the watches, and
+    the first of one that says it will rebuild (`pinup serve`)."""
     workspace = tmp_path / "ws"
     shutil.copytree(ROOT / "site_src", workspace)
     result = subprocess.run(
-        [sys.executable, "-c", BUILDS, str(workspace), str(tmp_path / "site")],
+        [sys.executable, "-c", BUILDS, str(workspace), str(tmp_path / "site"), process, str(builds)],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout.strip().splitlines()[-1]) == {"watched": [False, True, True], "written": 0}
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["watched"] == watched
+    if builds > 1:
+        assert report["written"] == 0  # the last build, watched or not, kept every file

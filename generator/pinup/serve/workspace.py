@@ -40,8 +40,10 @@ def needs_build(ws: Workspace) -> bool:
 
 def build(ws: Workspace) -> object:
     """Build the workspace's site for local review (no --api-url); returns the BuildResult."""
+    from pinup import outwatch
     from pinup.build import BuildOptions, build_all
 
+    outwatch.expect_rebuilds()  # the watcher builds this folder again after each edit
     with _BUILD_LOCK:
         return build_all(BuildOptions(src=ws.src, out=ws.out))
 
