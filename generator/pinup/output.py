@@ -40,6 +40,7 @@ from types import TracebackType
 from typing import Protocol
 
 from pinup import outwatch, overwrites
+from pinup.stamps import stamp as _stamp
 
 MANIFEST = ".pinup-build.json"
 
@@ -143,15 +144,6 @@ def build_id(files: dict[str, str]) -> str:
 def _sorted_build_id(order: list[str], files: dict[str, str]) -> str:
     """`build_id` with the paths already sorted (the manifest sorts them once for all its sections)."""
     return hashlib.sha256("".join(f"{rel}\0{files[rel]}\n" for rel in order).encode()).hexdigest()[:16]
-
-
-def _stamp(path: str) -> list[int] | None:
-    """[size, mtime_ns, inode] of `path`, None when it cannot be read."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns, st.st_ino]
 
 
 def build_info(out_dir: Path | str) -> dict[str, object]:

@@ -30,6 +30,8 @@ import sys
 import threading
 from typing import Any
 
+from pinup.stamps import stamp
+
 #: output folders a process keeps watching (the oldest is dropped), and the most folders one may have
 MAX_FOLDERS = 4
 MAX_DIRS = 4096
@@ -234,7 +236,7 @@ def _arm(out_dir: str, stamps: dict[str, list[int]]) -> None:
         except OSError:
             pass
     # a file an event named since the last arm is untouched only if it is as this build left it
-    touched = {path for path in state.dirty if path in stamps and _stamp(f"{out_dir}/{path}") != stamps[path]}
+    touched = {path for path in state.dirty if path in stamps and stamp(f"{out_dir}/{path}") != stamps[path]}
     fresh: set[str] = set()
     mask = _mask()
     for rel in sorted(dirs):
@@ -244,8 +246,8 @@ def _arm(out_dir: str, stamps: dict[str, list[int]]) -> None:
             _wds[wd] = (out_dir, rel)
             fresh.add(rel)
     if fresh:  # written before their folder was watched: check them once, now that it is
-        for rel, stamp in stamps.items():
-            if rel.rpartition("/")[0] in fresh and _stamp(f"{out_dir}/{rel}") != stamp:
+        for rel, expected in stamps.items():
+            if rel.rpartition("/")[0] in fresh and stamp(f"{out_dir}/{rel}") != expected:
                 touched.add(rel)
     state.dirty = touched
 
@@ -259,14 +261,6 @@ def _close() -> None:
             _inotify = None
             _wds.clear()
             _folders.clear()
-
-
-def _stamp(path: str) -> list[int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns, st.st_ino]
 
 
 def _forget(out_dir: str) -> None:

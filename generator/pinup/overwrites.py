@@ -32,12 +32,7 @@ def begin(folder: str) -> None:
 
 def end(folder: str) -> None:
     """The writer is done (its build finished or failed): readers may go on."""
-    with _lock:
-        left = _writers.get(folder, 0) - 1
-        if left > 0:
-            _writers[folder] = left
-        else:
-            _writers.pop(folder, None)
+    _decrement(_writers, folder)
 
 
 def overwriting(folder: str) -> bool:
@@ -55,9 +50,13 @@ def start_reading(folder: str) -> bool:
 
 
 def stop_reading(folder: str) -> None:
+    _decrement(_readers, folder)
+
+
+def _decrement(counts: dict[str, int], folder: str) -> None:
     with _lock:
-        left = _readers.get(folder, 0) - 1
+        left = counts.get(folder, 0) - 1
         if left > 0:
-            _readers[folder] = left
+            counts[folder] = left
         else:
-            _readers.pop(folder, None)
+            counts.pop(folder, None)
