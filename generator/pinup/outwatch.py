@@ -33,8 +33,9 @@ from typing import Any
 from pinup.stamps import stamp
 
 #: output folders a process keeps watching (the oldest is dropped), and the most folders one may have
+#: (watches count against the user's limit, which editors and `pinup serve`'s own watcher share)
 MAX_FOLDERS = 4
-MAX_DIRS = 4096
+MAX_DIRS = 1024
 
 _lock = threading.Lock()
 _builds = 0  # builds this process finished: watches are armed from the second on
