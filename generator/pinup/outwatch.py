@@ -124,21 +124,25 @@ def _drain() -> None:
             path = f"{rel}/{name}" if rel and name else (name or rel)
             state.dirty.add(path)
             if event.mask & (_SELF | _IGNORED) and not name:
-                _drop(folder, state, rel)
+                _drop(state, rel)
             elif event.mask & _ISDIR and not event.mask & _CREATE:  # a sub-folder moved or deleted
-                _drop(folder, state, path)
+                _drop(state, path)
 
 
-def _drop(folder: str, state: _Folder, rel: str) -> None:
+def _drop(state: _Folder, rel: str) -> None:
     """Forget the watches of folder `rel` and of every folder below it."""
     below = f"{rel}/" if rel else ""
     for path in [p for p in state.watched if p == rel or p.startswith(below)]:
-        wd = state.watched.pop(path)
-        _wds.pop(wd, None)
-        try:
-            _inotify.rm_watch(wd)
-        except OSError:  # already gone with its folder
-            pass
+        _unwatch(state, path)
+
+
+def _unwatch(state: _Folder, rel: str) -> None:
+    wd = state.watched.pop(rel)
+    _wds.pop(wd, None)
+    try:
+        _inotify.rm_watch(wd)
+    except OSError:  # already gone with its folder
+        pass
 
 
 def _current() -> bool:
@@ -230,12 +234,7 @@ def _arm(out_dir: str, stamps: dict[str, list[int]]) -> None:
         _forget(out_dir)
         return
     for rel in [path for path in state.watched if path not in dirs]:  # no file of this build is there now
-        wd = state.watched.pop(rel)
-        _wds.pop(wd, None)
-        try:
-            _inotify.rm_watch(wd)
-        except OSError:
-            pass
+        _unwatch(state, rel)
     # a file an event named since the last arm is untouched only if it is as this build left it
     touched = {path for path in state.dirty if path in stamps and stamp(f"{out_dir}/{path}") != stamps[path]}
     fresh: set[str] = set()
@@ -269,9 +268,5 @@ def _forget(out_dir: str) -> None:
     state = _folders.pop(out_dir, None)
     if state is None:
         return
-    for wd in state.watched.values():
-        _wds.pop(wd, None)
-        try:
-            _inotify.rm_watch(wd)
-        except OSError:  # already gone with its folder
-            pass
+    for rel in list(state.watched):
+        _unwatch(state, rel)
