@@ -6,6 +6,7 @@ gallery, so a rebuild after one brand changes rewrites only that brand's files).
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -58,12 +59,17 @@ def list_brands(root: Path | None = None) -> list[Brand]:
     else:
         entries = cached(data, "brands", lambda: [(e.slug, e.name, e.category or "") for e in load_manifest(root)])
         _ENTRIES[str(root)] = (data, entries)
-    brands = []
-    for slug, name, category in entries:
-        path = root / slug / "DESIGN.md"
-        if path.is_file():
-            brands.append(Brand(slug, name, category, path))
-    return brands
+    known = _BRANDS.get(str(root))
+    if known is None or known[0] is not entries:
+        known = _BRANDS[str(root)] = (
+            entries,
+            [Brand(slug, name, category, root / slug / "DESIGN.md") for slug, name, category in entries],
+        )
+    return [brand for brand in known[1] if os.path.isfile(brand.path)]
+
+
+#: brands folder -> (the entries, a Brand for each) in this process: a rebuild makes no new paths
+_BRANDS: dict[str, tuple[list[tuple[str, str, str]], list[Brand]]] = {}
 
 
 def render_brand(brand: Brand, fonts: str = "system") -> tuple[dict[str, bytes], dict[str, object]]:
@@ -116,7 +122,6 @@ def _render_all(
     With jobs > 1 (0 = one per CPU) the brands are rendered in forked worker processes
     (every page, in memory); in one process straight into the sink, which can keep pages.
     """
-    import os
     from functools import partial
 
     workers = min(len(todo), jobs if jobs > 0 else (os.cpu_count() or 1))
@@ -164,9 +169,9 @@ def write_gallery(
     fingerprints: dict[str, str] = {}
     todo: list[Brand] = []
     for brand in brands:
-        fingerprints[brand.slug] = site_fingerprint(
-            brand.path.read_bytes(), allow_html=False, fonts=fonts, templates=None
-        )
+        with open(brand.path, "rb") as handle:
+            data = handle.read()
+        fingerprints[brand.slug] = site_fingerprint(data, allow_html=False, fonts=fonts, templates=None)
         card = writer.sub(brand.slug).reuse("site", fingerprints[brand.slug])
         if card is None:
             todo.append(brand)

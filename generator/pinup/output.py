@@ -39,7 +39,7 @@ from stat import S_ISREG
 from types import TracebackType
 from typing import Protocol
 
-from pinup import outwatch, overwrites
+from pinup import manifesttext, outwatch, overwrites
 from pinup.stamps import stamp as _stamp
 
 MANIFEST = ".pinup-build.json"
@@ -138,12 +138,7 @@ def _overwrite(path: str, data: bytes) -> os.stat_result | None:
 
 def build_id(files: dict[str, str]) -> str:
     """A short id for a build's content: equal ids, identical outputs (the live-reload version)."""
-    return _sorted_build_id(sorted(files), files)
-
-
-def _sorted_build_id(order: list[str], files: dict[str, str]) -> str:
-    """`build_id` with the paths already sorted (the manifest sorts them once for all its sections)."""
-    return hashlib.sha256("".join(f"{rel}\0{files[rel]}\n" for rel in order).encode()).hexdigest()[:16]
+    return hashlib.sha256("".join(f"{rel}\0{files[rel]}\n" for rel in sorted(files)).encode()).hexdigest()[:16]
 
 
 def build_info(out_dir: Path | str) -> dict[str, object]:
@@ -203,6 +198,9 @@ class OutputWriter:
         self.changed: list[str] = []
         #: files the kernel saw touched since this process's last build here (`pinup.outwatch`)
         self._touched: set[str] = set()
+        #: the build id of the manifest this writer last saved (see `build_id`)
+        self._saved_id = ""
+        self._finished = False
         #: whether this writer has begun overwriting files in place (see `pinup.overwrites`)
         self._overwriting = False
         _new_build()
@@ -211,6 +209,8 @@ class OutputWriter:
         self._previous, self._previous_groups, self._previous_sizes, self._previous_keys = self._load_manifest()
         self._previous_stamps = _STAMPS.get(str(self.out_dir), {})
         self.out_dir.mkdir(parents=True, exist_ok=True)
+        if self._previous_stamps:
+            outwatch.begin(str(self.out_dir))
 
     # -- context manager: the manifest is saved on a successful exit ---------------------
     def __enter__(self) -> OutputWriter:
@@ -283,19 +283,9 @@ class OutputWriter:
         keys: dict[str, str],
     ) -> None:
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        order = sorted(files)
-        data = {
-            "version": 1,
-            "build": {**self.info, "id": _sorted_build_id(order, files)},
-            "files": {rel: files[rel] for rel in order},
-            "groups": dict(sorted(groups.items())),
-            "sizes": {rel: sizes[rel] for rel in order if rel in sizes},
-            "keys": {rel: keys[rel] for rel in order if rel in keys},
-        }
+        text, self._saved_id = manifesttext.encode(str(self.out_dir), self.info, files, groups, sizes, keys)
         tmp = self.out_dir / (MANIFEST + ".tmp")
-        # compact separators keep json's C encoder (any indent falls back to pure Python,
-        # which costs more than a one-brand rebuild's pages)
-        tmp.write_text(json.dumps(data, separators=(",", ":")), "utf-8")
+        tmp.write_text(text, "utf-8")
         os.replace(tmp, self.out_dir / MANIFEST)
 
     # -- paths ---------------------------------------------------------------------------
@@ -505,13 +495,13 @@ class OutputWriter:
 
     def sub(self, prefix: str) -> PrefixedWriter:
         """A writer for a sub-folder (e.g. one brand of the gallery) sharing this manifest."""
-        self.path(prefix)  # validates the prefix
-        return PrefixedWriter(self, prefix.strip("/"))
+        # checked as a path here; its folder (a link leading out?) when a file is written in it
+        return PrefixedWriter(self, self._normal(prefix))
 
     @property
     def build_id(self) -> str:
-        """The id of what this build wrote or kept (see `build_id`)."""
-        return build_id(self._seen)
+        """The id of what this build wrote or kept (see `build_id`): the saved manifest's, once finished."""
+        return self._saved_id if self._finished else build_id(self._seen)
 
     @property
     def paths(self) -> list[str]:
@@ -533,6 +523,7 @@ class OutputWriter:
                     parent.rmdir()
                     parent = parent.parent
         self._save_manifest(self._seen, self._groups, self._sizes, self._keys)
+        self._finished = True
         _STAMPS[str(self.out_dir)] = dict(self._stamps)
         outwatch.after_build(str(self.out_dir), self._stamps)
         self._dirs.clear()  # folders may have been removed above

@@ -156,19 +156,34 @@ def _current() -> bool:
     return _inotify is not None
 
 
+def begin(out_dir: str) -> None:
+    """A build of `out_dir` starts: read what the kernel saw since the last one, and make sure
+    `out_dir` is still the folder it watched. `check` answers from that for the whole build (one
+    read and one `stat` per build, not per group of files); whatever happens to the files during
+    the build is read when it ends (`after_build`), and a file whose stamp it changed is written
+    by the next build."""
+    with _lock:
+        if not _current():
+            return
+        state = _folders.get(out_dir)
+        if state is None:
+            return
+        _drain()
+        if not state.all_dirty and _identity(out_dir) != state.identity:
+            state.all_dirty = True
+
+
 def check(out_dir: str, files: list[str]) -> bool | None:
-    """What the kernel saw of `files` (paths relative to `out_dir`) since the last build armed
-    `out_dir`'s watches: True when nothing touched them or their folders, False when something
-    did (even an edit a stat cannot see: the same size, the mtime put back), None when it cannot
-    say (no watches, events lost, `out_dir` is another folder now): then look at each file."""
+    """What the kernel saw of `files` (paths relative to `out_dir`) between the build that armed
+    `out_dir`'s watches and the start of this one (`begin`): True when nothing touched them or
+    their folders, False when something did (even an edit a stat cannot see: the same size, the
+    mtime put back), None when it cannot say (no watches, events lost, `out_dir` is another
+    folder now): then look at each file."""
     with _lock:
         if not _current():
             return None
         state = _folders.get(out_dir)
-        if state is None:
-            return None
-        _drain()
-        if state.all_dirty or _identity(out_dir) != state.identity:
+        if state is None or state.all_dirty:
             return None
         dirty, watched = state.dirty, state.watched
         if dirty and "" in dirty:  # the output folder itself

@@ -119,19 +119,23 @@ def test_lost_events_mean_every_file_is_checked(out: Path) -> None:
         other.write_text("x")
     for n in range(17_000):  # more than the kernel queues (16,384 by default), none merged with the last
         os.utime(others[n % 2], ns=(n, n))
+    outwatch.begin(str(out.resolve()))  # as a build starts
     assert outwatch.check(str(out.resolve()), list(FILES)) is None
     assert _build(out) == "kept"  # every file checked with a stat, all intact
 
 
 def _child_untouched(folder: str) -> bool | None:
+    outwatch.begin(folder)
     return outwatch.check(folder, list(FILES))
 
 
 def test_a_forked_child_does_not_use_its_parents_watches(out: Path) -> None:
     folder = str(out.resolve())
+    outwatch.begin(folder)
     assert outwatch.check(folder, list(FILES)) is True
     with multiprocessing.get_context("fork").Pool(1) as pool:
         assert pool.apply(_child_untouched, (folder,)) is None
+    outwatch.begin(folder)
     assert outwatch.check(folder, list(FILES)) is True  # the child read nothing from the parent's queue
 
 
