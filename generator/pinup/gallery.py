@@ -169,9 +169,7 @@ def write_gallery(
     fingerprints: dict[str, str] = {}
     todo: list[Brand] = []
     for brand in brands:
-        with open(brand.path, "rb") as handle:
-            data = handle.read()
-        fingerprints[brand.slug] = site_fingerprint(data, allow_html=False, fonts=fonts, templates=None)
+        fingerprints[brand.slug] = _fingerprint(brand.path, fonts, code_fingerprint(), site_fingerprint)
         card = writer.sub(brand.slug).reuse("site", fingerprints[brand.slug])
         if card is None:
             todo.append(brand)
@@ -205,6 +203,32 @@ def write_gallery(
             index = environment("gallery", str(PACKAGE_TEMPLATES / "gallery")).get_template("index.html")
             writer.write_text("index.html", index.render(brands=cards_list))
     return cards_list
+
+
+#: (DESIGN.md path, fonts, pinup's code fingerprint) -> (its stat when last read, its site fingerprint) in this process
+_FINGERPRINTS: dict[tuple[str, str, str], tuple[tuple[int, int, int, int], str]] = {}
+#: a file modified this recently may change again within the same clock tick (the kernel's
+#: timestamps are coarse: an edit of the same size then leaves the stat as it was), so it is read
+_RACY_NS = 2_000_000_000
+
+
+def _fingerprint(path: Path, fonts: str, code: str, site_fingerprint: Callable[..., str]) -> str:
+    """The brand's site fingerprint, without reading its DESIGN.md again when its stat says it was
+    not touched since this process last read it (a gallery rebuild reads the one that changed)."""
+    where = (str(path), fonts, code)
+    st = os.stat(path)
+    seen = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    known = _FINGERPRINTS.get(where)
+    if known is not None and known[0] == seen:
+        return known[1]
+    with open(path, "rb") as handle:
+        data = handle.read()
+    fingerprint = site_fingerprint(data, allow_html=False, fonts=fonts, templates=None)
+    if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > _RACY_NS:
+        _FINGERPRINTS[where] = (seen, fingerprint)
+    else:
+        _FINGERPRINTS.pop(where, None)
+    return fingerprint
 
 
 #: pinup's code fingerprint -> the index page's theme, in this process

@@ -134,6 +134,43 @@ def test_gallery_in_a_new_process_matches_a_clean_build(tmp_path: Path) -> None:
     assert result.written == 2
 
 
+def test_gallery_reads_a_design_again_only_when_its_stat_changed_or_is_recent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The brands' fingerprints come from their stat while it is settled; an edit is always read."""
+    from pinup import gallery
+
+    root, slugs = brand_root(tmp_path)
+    out = tmp_path / "out"
+    reads: list[str] = []
+    real_open = open
+
+    def counting_open(path: object, *args: object, **kwargs: object) -> object:
+        reads.append(str(path))
+        return real_open(path, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(gallery, "open", counting_open, raising=False)
+    build_gallery(out, root=root)
+    assert len(reads) == BRANDS
+    # every file was changed (its ctime) a moment ago: read again, an edit may share its stat
+    reads.clear()
+    build_gallery(out, root=root)
+    assert len(reads) == BRANDS
+    monkeypatch.setattr(gallery, "_RACY_NS", -1)  # as if the clock had moved on since
+    build_gallery(out, root=root)
+    reads.clear()
+    build_gallery(out, root=root)
+    assert reads == []
+    # the same size with the mtime put back: the ctime still tells
+    design = root / slugs[1] / "DESIGN.md"
+    before = design.stat()
+    edit_token(design)
+    os.utime(design, ns=(before.st_atime_ns, before.st_mtime_ns))
+    build_gallery(out, root=root)
+    assert reads == [str(design)]
+    assert tree(out) == clean_gallery(root, tmp_path / "clean")
+
+
 def site_workspace(tmp_path: Path) -> Path:
     ws = tmp_path / "ws"
     ws.mkdir()
