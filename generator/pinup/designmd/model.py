@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pinup.designmd.jsnum import js_number
 from pinup.designmd.report import reference_finding
 
 #: validators are built on first use, not at import: the build path makes these models
@@ -63,8 +64,6 @@ class Dimension(_Model):
 
     def css(self) -> str:
         """The value as CSS text, formatted as JavaScript would (`16px`, `0.5rem`)."""
-        from pinup.designmd.jsnum import js_number
-
         return f"{js_number(self.value)}{self.unit}"
 
 

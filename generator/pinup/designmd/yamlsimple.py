@@ -101,6 +101,44 @@ def _block_scalar(lines: list[str], start: int, indent: int, style: str, strip: 
     return (text if strip else text + "\n"), index
 
 
+#: what `_read_line` found in each line read before: a line recurs from one version of a file to the next
+#: (a rebuild after a one-token edit reads one new line), so only new lines are parsed
+_LINES: dict[str, tuple[int, tuple[str, Any], str, str, int, Any]] = {}
+_LINES_KEPT = 20_000
+_LINE_KEPT_CHARS = 240
+#: what follows a key: nothing (a nested block or null), a one-line scalar, a plain scalar that may
+#: go on over the next lines (value: its first line and what that line alone resolves to), a flow
+#: sequence or a block scalar (read where they occur: they hold line numbers or the next lines)
+_EMPTY, _SCALAR_KIND, _PLAIN_KIND, _FLOW_KIND, _BLOCK_KIND = range(5)
+
+
+def _read_line(line: str) -> tuple[int, tuple[str, Any], str, str, int, Any] | None:
+    """A `key: value` line: its indentation, key identity and name, the text after the key, and
+    what kind of value that is (with the value itself when the line alone gives it); None when
+    the line is not simple."""
+    match = _KEY.match(line)
+    if match is None:
+        return None
+    plain_key, double_key, single_key = match.group(2, 3, 4)
+    key_value = (
+        resolve_plain(plain_key) if plain_key is not None else double_key if double_key is not None else single_key
+    )
+    rest = line[match.end() :]
+    known = (len(match.group(1)), dup_identity(key_value), key_string(key_value), rest)
+    if not rest or rest[0] == "#":
+        return (*known, _EMPTY, None)
+    first = rest[0]
+    if first == '"' or first == "'":
+        quoted = (_DOUBLE if first == '"' else _SINGLE).match(rest)
+        return None if quoted is None else (*known, _SCALAR_KIND, quoted.group(1))
+    if first == "[":
+        return (*known, _FLOW_KIND, None)
+    if first in ">|":
+        return (*known, _BLOCK_KIND, None)
+    plain = _plain(rest)
+    return None if plain is None else (*known, _PLAIN_KIND, (plain, resolve_plain(plain)))
+
+
 def load_simple(text: str, line_offset: int = 0) -> Any:
     """The block's value as `load_block` gives it (lines included), or `NOT_SIMPLE`."""
     odd = _ASCII_ODD if text.isascii() else re.compile(_ODD_PATTERN)  # compiled (and cached) only when needed
@@ -117,10 +155,16 @@ def load_simple(text: str, line_offset: int = 0) -> Any:
         if not stripped or stripped[0] == "#":
             index += 1
             continue
-        match = _KEY.match(line)
-        if match is None:
-            return NOT_SIMPLE
-        indent = len(match.group(1))
+        known = _LINES.get(line)
+        if known is None:
+            known = _read_line(line)
+            if known is None:
+                return NOT_SIMPLE
+            if len(line) <= _LINE_KEPT_CHARS:
+                if len(_LINES) >= _LINES_KEPT:
+                    _LINES.clear()
+                _LINES[line] = known
+        indent, ident, key, rest, kind, value = known
         number = index + 1 + line_offset
         if pending is not None:
             parent_indent, parent, parent_key = pending
@@ -141,45 +185,28 @@ def load_simple(text: str, line_offset: int = 0) -> Any:
         if not stack or stack[-1][0] != indent:
             return NOT_SIMPLE  # an indentation between two levels: a YAML error
         _, mapping, seen = stack[-1]
-        plain_key, double_key, single_key = match.group(2, 3, 4)
-        key_value = (
-            resolve_plain(plain_key) if plain_key is not None else double_key if double_key is not None else single_key
-        )
-        ident = dup_identity(key_value)
-        key = key_string(key_value)
         if ident in seen or key in mapping:
             return NOT_SIMPLE  # a duplicate: the full loader words the error
         seen.add(ident)
         mapping.key_lines[key] = number
-        rest = line[match.end() :]
         index += 1
-        value: Any
-        if not rest or rest[0] == "#":
+        if kind == _EMPTY:
             mapping[key] = None
             pending = (indent, mapping, key)
             continue
-        first = rest[0]
-        if first == '"' or first == "'":
-            quoted = (_DOUBLE if first == '"' else _SINGLE).match(rest)
-            if quoted is None:
-                return NOT_SIMPLE
-            value = quoted.group(1)
-        elif first == "[":
+        if kind == _FLOW_KIND:
             value = _flow_sequence(rest, number)
             if value is NOT_SIMPLE:
                 return NOT_SIMPLE
-        elif first in ">|":
+        elif kind == _BLOCK_KIND:
             block = _BLOCK.match(rest)
             if block is None:
                 return NOT_SIMPLE
             value, index = _block_scalar(lines, index, indent, block.group(1), block.group(2) == "-")
             if value is NOT_SIMPLE:
                 return NOT_SIMPLE
-        else:
-            plain = _plain(rest)
-            if plain is None:
-                return NOT_SIMPLE
-            parts = [plain]
+        elif kind == _PLAIN_KIND:
+            parts = [value[0]]
             # further lines of the same plain scalar: indented past the key, not keys themselves
             # (after a comment there are none: a more indented line is then an error)
             while (
@@ -193,9 +220,12 @@ def load_simple(text: str, line_offset: int = 0) -> Any:
                     return NOT_SIMPLE
                 parts.append(more)
                 index += 1
-            value = resolve_plain(" ".join(parts)) if len(parts) > 1 else resolve_plain(plain)
-            if len(parts) > 1 and not isinstance(value, str):
-                return NOT_SIMPLE
+            if len(parts) > 1:
+                value = resolve_plain(" ".join(parts))
+                if not isinstance(value, str):
+                    return NOT_SIMPLE
+            else:
+                value = value[1]
         mapping[key] = value
     if root is None:
         return NOT_SIMPLE
