@@ -253,3 +253,18 @@ def test_agrees_on_generated_nested_front_matter(rng: random.Random, offset: int
     out: list[str] = []
     _nested(rng, 0, 0, out)
     _check("\n".join(out), offset)
+
+
+def test_lines_read_before_give_the_same_values_anywhere() -> None:
+    """Lines are parsed once per process (a rebuild reads the new ones): a line seen before, in
+    another document, mapping, place or line number, still reads as the full loader reads it."""
+    first = 'colors:\n  primary: "#000000"\n  size: 12px\n  list: [a, b]\n  text: >\n    folded\n  next: 1'
+    assert _check(first, 1)
+    again = 'spacing:\n  size: 12px\n  list: [a, b]\ncolors:\n  list: [a, b]\n  primary: "#000000"\n  text: >\n    two\n  end: x'
+    assert _check(again, 7)
+    # the same line twice in one mapping is a duplicate, in two mappings it is not
+    assert load_simple("a:\n  size: 12px\n  size: 12px") is NOT_SIMPLE
+    assert _check("a:\n  size: 12px\nb:\n  size: 12px")
+    # a plain scalar whose first line was read alone before goes on over the next line
+    assert _check("x:\n  note: one")
+    assert _check("a:\n  note: one\n    two\n  size: 12px")
