@@ -185,21 +185,25 @@ def write_gallery(
         if progress:
             progress(brand.slug, done, len(brands))
     cards_list = [{**cards[b.slug], "slug": b.slug, "category": b.category} for b in brands]
-    # the index page and shared assets depend only on the cards and pinup's own code
-    index_key = hashlib.sha256(json.dumps(cards_list, sort_keys=True, default=str).encode())
-    index_key.update(code_fingerprint().encode())
-    if writer.reuse("gallery-index", index_key.hexdigest()) is None:
+    # the shared assets depend only on pinup's own code, the index page on the cards too: an edit
+    # of one brand's card renders the index page again and keeps the assets without looking at them
+    code = code_fingerprint()
+    if writer.reuse("gallery-assets", code) is None:
         from pinup.build import cached
         from pinup.docsite.render import STATIC_ASSETS, static_asset
-        from pinup.templating import PACKAGE_TEMPLATES, environment
 
-        with writer.group("gallery-index", index_key.hexdigest()):
-            code = code_fingerprint()
+        with writer.group("gallery-assets", code):
             if code not in _INDEX_THEMES:  # a rebuild in this process: no need to load it again
                 _INDEX_THEMES[code] = cached(b"", "gallery-theme", _index_theme)
             writer.write_text("assets/theme.css", _INDEX_THEMES[code])
             for name in STATIC_ASSETS:
                 writer.write_bytes(f"assets/{name}", static_asset(name))
+    index_key = hashlib.sha256(json.dumps(cards_list, sort_keys=True, default=str).encode())
+    index_key.update(code.encode())
+    if writer.reuse("gallery-index", index_key.hexdigest()) is None:
+        from pinup.templating import PACKAGE_TEMPLATES, environment
+
+        with writer.group("gallery-index", index_key.hexdigest()):
             index = environment("gallery", str(PACKAGE_TEMPLATES / "gallery")).get_template("index.html")
             writer.write_text("index.html", index.render(brands=cards_list))
     return cards_list

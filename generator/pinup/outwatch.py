@@ -53,6 +53,8 @@ class _Folder:
         self.watched: dict[str, int] = {}  # folder path relative to the output folder -> watch descriptor
         self.dirty: set[str] = set()  # paths relative to the output folder: touched, to be checked
         self.all_dirty = False  # events were lost: check everything
+        self.files: set[str] = set()  # the files of the last build armed, and their folders
+        self.dirs: set[str] = set()
 
 
 _folders: dict[str, _Folder] = {}
@@ -240,11 +242,15 @@ def _arm(out_dir: str, stamps: dict[str, list[int]]) -> None:
     _folders[out_dir] = _folders.pop(out_dir)  # most recently armed last
     while len(_folders) > MAX_FOLDERS:
         _forget(next(iter(_folders)))
-    dirs = {rel.rpartition("/")[0] for rel in stamps}
-    for rel in list(dirs):  # and every folder on the way down to them
-        while rel:
-            rel = rel.rpartition("/")[0]
-            dirs.add(rel)
+    if state.files == stamps.keys():  # the same files as last time (a rebuild): the same folders
+        dirs = state.dirs
+    else:
+        dirs = {rel.rpartition("/")[0] for rel in stamps}
+        for rel in list(dirs):  # and every folder on the way down to them
+            while rel:
+                rel = rel.rpartition("/")[0]
+                dirs.add(rel)
+        state.files, state.dirs = set(stamps), dirs
     if len(dirs) > MAX_DIRS:
         _forget(out_dir)
         return
