@@ -442,12 +442,31 @@ def _polar(c: float, h: float) -> tuple[float, float]:
 
 
 def _from_hex(text: str) -> CssColor:
-    if len(text) == 4:
-        text = "#" + "".join(ch * 2 for ch in text[1:])
-    elif len(text) == 5:
-        text = "#" + "".join(ch * 2 for ch in text[1:])
-    a = int(text[7:9], 16) / 255 if len(text) == 9 else None
-    return CssColor(int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16), a)
+    known = _HEXES.get(text)
+    if known is None:
+        full = text
+        if len(text) == 4 or len(text) == 5:
+            full = "#" + "".join(ch * 2 for ch in text[1:])
+        a = int(full[7:9], 16) / 255 if len(full) == 9 else None
+        known = CssColor(int(full[1:3], 16), int(full[3:5], 16), int(full[5:7], 16), a)
+        if len(_HEXES) < 4096:
+            _HEXES[text] = known
+    made = _new_color(CssColor)  # a copy: the caller sets its `raw`
+    made.hex, made.r, made.g, made.b, made.a, made.luminance = (
+        known.hex,
+        known.r,
+        known.g,
+        known.b,
+        known.a,
+        known.luminance,
+    )
+    made.raw = None
+    return made
+
+
+#: each hex colour parsed so far, as a template (a file's colours recur in every lint of it)
+_HEXES: dict[str, CssColor] = {}
+_new_color = object.__new__
 
 
 _HEX = re.compile(r"^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})\Z")

@@ -70,4 +70,4 @@ def parse_unitless(value: str) -> Dim | None:
 
 def is_reference(value: Any) -> bool:
     """`{group.token}`: ASCII letters, digits, `.`, `_`, `-` between braces."""
-    return isinstance(value, str) and bool(_REFERENCE.match(value))
+    return isinstance(value, str) and value[:1] == "{" and bool(_REFERENCE.match(value))

@@ -18,7 +18,7 @@ _DIGITS = frozenset("0123456789")
 
 def is_int_like(key: str) -> bool:
     """True for keys JavaScript enumerates first (canonical array indices)."""
-    return len(key) <= 10 and bool(_INDEX.fullmatch(key)) and int(key) <= 4294967294
+    return key[:1] in _DIGITS and len(key) <= 10 and bool(_INDEX.fullmatch(key)) and int(key) <= 4294967294
 
 
 def js_order(keys: list[str]) -> list[str]:

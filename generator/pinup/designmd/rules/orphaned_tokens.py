@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pinup.designmd.builder import Model, RawFinding
 
 _STANDARD_FAMILIES = frozenset({"primary", "secondary", "tertiary", "error", "surface", "background", "outline"})
 
 
+@lru_cache(maxsize=4096)  # the same names in every lint of a file (a rebuild lints it again)
 def family(name: str) -> str:
     """The colour family: `on-primary-container` -> `primary`, `surface-dim` -> `surface`."""
     name = re.sub(r"^on-", "", name, count=1)
