@@ -618,12 +618,16 @@ def contrast_ratio(a: Any, b: Any) -> float:
 
 def to_oklch(c: Any) -> tuple[float, float, float]:
     """OKLCH (L 0–1, C, H degrees 0–360) of a colour's 8-bit sRGB channels."""
+    return _oklch(c.r, c.g, c.b)
 
+
+@lru_cache(maxsize=4096)  # a site's colours recur in every build of it
+def _oklch(red: int, green: int, blue: int) -> tuple[float, float, float]:
     def lin(v: int) -> float:
         s = v / 255
         return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
 
-    r, g, b = lin(c.r), lin(c.g), lin(c.b)
+    r, g, b = lin(red), lin(green), lin(blue)
     l_ = 0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b
     m_ = 0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b
     s_ = 0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b

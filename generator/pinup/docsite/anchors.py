@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _NON_ID = re.compile(r"[^a-z0-9_-]+")
 
@@ -33,6 +34,7 @@ def slugify(text: str) -> str:
     return _NON_ID.sub("-", text.lower()).strip("-") or "x"
 
 
+@lru_cache(maxsize=4096)  # the same tokens on every build of a site (a rebuild models them again)
 def token_anchor(group: str, name: str) -> str:
     """The element id of a token on its page (e.g. `colors-primary`)."""
     prefix = GROUP_PAGES.get(group, ("extras", f"{group}-"))[1]
