@@ -163,13 +163,13 @@ def write_gallery(
     import hashlib
     import json
 
-    from pinup.build import code_fingerprint, site_fingerprint
+    from pinup.build import code_fingerprint
 
     cards: dict[str, dict[str, object]] = {}
     fingerprints: dict[str, str] = {}
     todo: list[Brand] = []
     for brand in brands:
-        fingerprints[brand.slug] = _fingerprint(brand.path, fonts, code_fingerprint(), site_fingerprint)
+        fingerprints[brand.slug] = _fingerprint(brand.path, fonts, code_fingerprint())
         card = writer.sub(brand.slug).reuse("site", fingerprints[brand.slug])
         if card is None:
             todo.append(brand)
@@ -216,9 +216,11 @@ _FINGERPRINTS: dict[tuple[str, str, str], tuple[tuple[int, int, int, int], str]]
 _RACY_NS = 2_000_000_000
 
 
-def _fingerprint(path: Path, fonts: str, code: str, site_fingerprint: Callable[..., str]) -> str:
+def _fingerprint(path: Path, fonts: str, code: str) -> str:
     """The brand's site fingerprint, without reading its DESIGN.md again when its stat says it was
     not touched since this process last read it (a gallery rebuild reads the one that changed)."""
+    from pinup.build import site_fingerprint
+
     where = (str(path), fonts, code)
     st = os.stat(path)
     seen = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
