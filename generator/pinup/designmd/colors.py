@@ -197,6 +197,20 @@ class CssColor:
     def __repr__(self) -> str:
         return f"CssColor({self.hex})"
 
+    def copy(self) -> CssColor:
+        """The same colour without its `raw` (without working out the hex and luminance again)."""
+        made = object.__new__(CssColor)
+        made.hex, made.r, made.g, made.b, made.a, made.luminance = (
+            self.hex,
+            self.r,
+            self.g,
+            self.b,
+            self.a,
+            self.luminance,
+        )
+        made.raw = None
+        return made
+
     def model_dict(self) -> dict[str, Any]:
         """The reference's model value (what `diff` compares): `a` only when defined."""
         out: dict[str, Any] = {"type": "color", "hex": self.hex, "r": self.r, "g": self.g, "b": self.b}
@@ -451,22 +465,11 @@ def _from_hex(text: str) -> CssColor:
         known = CssColor(int(full[1:3], 16), int(full[3:5], 16), int(full[5:7], 16), a)
         if len(_HEXES) < 4096:
             _HEXES[text] = known
-    made = _new_color(CssColor)  # a copy: the caller sets its `raw`
-    made.hex, made.r, made.g, made.b, made.a, made.luminance = (
-        known.hex,
-        known.r,
-        known.g,
-        known.b,
-        known.a,
-        known.luminance,
-    )
-    made.raw = None
-    return made
+    return known.copy()  # the caller sets its `raw`
 
 
 #: each hex colour parsed so far, as a template (a file's colours recur in every lint of it)
 _HEXES: dict[str, CssColor] = {}
-_new_color = object.__new__
 
 
 _HEX = re.compile(r"^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})\Z")
