@@ -203,6 +203,19 @@ def check(out_dir: str, files: list[str]) -> bool | None:
         return True
 
 
+def untouched(out_dir: str, folders: frozenset[str]) -> bool:
+    """True when nothing at all was touched in `out_dir` since its watches were armed (`begin`) and
+    every one of `folders` (relative to it) is watched: then no file in them was touched either.
+    False means: ask `check` (a set comparison, not a step per file: a rebuild keeps hundreds)."""
+    with _lock:
+        if not _current():
+            return False
+        state = _folders.get(out_dir)
+        if state is None or state.all_dirty or state.dirty:
+            return False
+        return folders <= state.watched.keys()
+
+
 def expect_rebuilds() -> None:
     """The process will build the same folders again (`pinup serve`): arm from its first build on."""
     global _builds

@@ -4,6 +4,7 @@ stamps cannot see (same size, mtime put back)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import os
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from pinup import outwatch
-from pinup.output import OutputWriter
+from pinup.output import MANIFEST, OutputWriter
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = {"brand/index.html": "<p>index</p>", "brand/assets/site.css": "p{}", "brand/downloads/tokens.json": "{}"}
@@ -59,6 +60,20 @@ def test_an_untouched_group_is_kept_without_a_stat_per_file(out: Path, monkeypat
     assert not [path for path in seen if path.endswith(("index.html", "site.css", "tokens.json"))]
     monkeypatch.undo()
     assert _build(out) == "kept"
+
+
+def test_a_kept_file_written_again_is_kept_as_written(out: Path) -> None:
+    """A rebuild takes a kept group's entries over from the build that last kept it (`_Kept`), unless
+    that build wrote one of its files again: the manifest then holds what is in the file now."""
+    with OutputWriter(out) as writer:
+        assert writer.reuse("site", "same inputs") is not None
+        writer.write_text("brand/index.html", "<p>changed</p>")
+    for _ in range(2):
+        assert _build(out) == "kept"
+        saved = json.loads((out / MANIFEST).read_text("utf-8"))
+        assert saved["files"]["brand/index.html"] == hashlib.sha256(b"<p>changed</p>").hexdigest()
+        assert saved["sizes"]["brand/index.html"] == len("<p>changed</p>")
+    assert (out / "brand" / "index.html").read_text() == "<p>changed</p>"
 
 
 def test_an_edit_the_stamps_cannot_see_is_still_noticed(out: Path) -> None:
