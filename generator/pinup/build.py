@@ -109,17 +109,19 @@ def read_design(path: Path) -> bytes:
         raise BuildError(f"cannot read {path}: {exc}") from exc
 
 
-def lint_design(path: Path, data: bytes | None = None) -> LintReport:
+def lint_design(path: Path, data: bytes | None = None, *, light: bool = False) -> LintReport:
     """Lint the DESIGN.md (`data`: its bytes, when the caller already read them, e.g. to hash them).
 
     Linting the bytes that were hashed means a cache entry always matches its key, even
-    when the file changes during the build.
+    when the file changes during the build. `light`: a report without pydantic for a caller
+    that only reads it (see `pinup.designmd.light`).
     """
     from pinup.designmd.lint import lint_text
 
     if data is None:
         data = read_design(path)
-    return lint_text(data.decode("utf-8", errors="replace"), extended=True)  # the site lists pinup's findings too
+    # the site lists pinup's findings too
+    return lint_text(data.decode("utf-8", errors="replace"), extended=True, light=light)
 
 
 PACKAGE = Path(__file__).resolve().parent

@@ -101,7 +101,7 @@ def _brand_model(brand: Brand, data: bytes, fonts: str) -> tuple[Any, dict[str, 
     from pinup.build import lint_design
     from pinup.docsite.pages import build_site_model
 
-    report = lint_design(brand.path, data)
+    report = lint_design(brand.path, data, light=True)  # read only: no pydantic (pinup.designmd.light)
     site = build_site_model(report, fonts=fonts)
     design = report.design
     card: dict[str, object] = {

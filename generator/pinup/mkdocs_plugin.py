@@ -142,7 +142,8 @@ class PinupPlugin(BasePlugin[PinupConfig]):
         self.design_path = path if path.is_absolute() else root / path
         if not self.design_path.is_file():
             raise PluginError(f"pinup: design_md not found: {self.design_path}")
-        report = lint_path(self.design_path, extended=True)  # the lint page lists extended findings too
+        # the lint page lists extended findings too; the pages only read the report: no pydantic
+        report = lint_path(self.design_path, extended=True, light=True)
         if report.summary.errors:
             log.info("%s has %d lint errors (see the lint report page)", self.design_path, report.summary.errors)
         self.site = build_site_model(report, allow_html=self.config.allow_html)

@@ -21,11 +21,20 @@ if TYPE_CHECKING:
     from pinup.designmd.result import LintResult
 
 
-class _Converter:
-    def __init__(self) -> None:
-        from pinup.designmd import model
+def _make_light(cls: Any, **values: Any) -> Any:
+    return cls(**values)
 
-        self.m = model
+
+class _Converter:
+    """Values of the builder's model as the public model's (or, `light`, `pinup.designmd.light`'s) classes."""
+
+    def __init__(self, light: bool = False) -> None:
+        if light:
+            from pinup.designmd import light as models
+        else:
+            from pinup.designmd import model as models  # type: ignore[no-redef]
+        self.m: Any = models
+        self.make: Any = _make_light if light else construct
         self.memo: dict[int, Any] = {}
 
     def value(self, value: Any) -> Any:
@@ -37,7 +46,7 @@ class _Converter:
         return value
 
     def _convert(self, value: CssColor | Dim | Typo) -> Any:
-        m = self.m
+        m, construct = self.m, self.make
         if isinstance(value, CssColor):
             return construct(
                 m.Color,
@@ -78,13 +87,16 @@ def section_bodies(result: LintResult) -> tuple[str, list[tuple[str, int, str]]]
     return preamble, out
 
 
-def to_design_system(result: LintResult) -> DesignSystem:
-    """Build the public model (colours, typography, tokens, sections, lines) from a lint result."""
-    from pinup.designmd.model import DesignSystem
+def to_design_system(result: LintResult, *, light: bool = False) -> DesignSystem:
+    """Build the public model (colours, typography, tokens, sections, lines) from a lint result.
+
+    `light`: the same model made of `pinup.designmd.light`'s classes (no pydantic), for builders
+    that only read it; typed as the public one, which it mirrors field for field.
+    """
     from pinup.designmd.sections import canonical
 
-    conv = _Converter()
-    m = conv.m
+    conv = _Converter(light)
+    m, construct = conv.m, conv.make
     model = result.model
     preamble, bodies = section_bodies(result)
     components = {
@@ -96,8 +108,8 @@ def to_design_system(result: LintResult) -> DesignSystem:
         )
         for name, comp in model.components.items()
     }
-    return construct(
-        DesignSystem,
+    made: DesignSystem = construct(
+        m.DesignSystem,
         name=model.name,
         description=model.description,
         version=model.version,
@@ -119,6 +131,7 @@ def to_design_system(result: LintResult) -> DesignSystem:
         source=result.source,
         **_modes(model, conv),
     )
+    return made
 
 
 def _modes(model: Any, conv: _Converter) -> dict[str, Any]:

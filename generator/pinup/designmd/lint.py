@@ -15,6 +15,8 @@ from pinup.designmd.result import LintResult as LintResult  # re-exported: calle
 
 TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
+    from typing import Any
+
     from pinup.designmd.model import LintReport
     from pinup.designmd.rules.base import Rule
 
@@ -96,15 +98,23 @@ def read_source(path: str | os.PathLike[str]) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def to_report(result: LintResult) -> LintReport:
-    """The public pydantic `LintReport` for a light-weight result."""
+def to_report(result: LintResult, *, light: bool = False) -> LintReport:
+    """The public pydantic `LintReport` for a light-weight result.
+
+    `light`: the same report made of `pinup.designmd.light`'s classes, without importing pydantic
+    (for the site and gallery builders, which only read it).
+    """
     from pinup.designmd.construct import construct
     from pinup.designmd.convert import to_design_system
-    from pinup.designmd.model import Finding, LintReport, Summary
 
+    if light:
+        from pinup.designmd import light as models
+    else:
+        from pinup.designmd import model as models  # type: ignore[no-redef]
+    make: Any = (lambda cls, **values: cls(**values)) if light else construct
     findings = [
-        construct(
-            Finding,
+        make(
+            models.Finding,
             severity=f.severity,  # always one of the three (RawFinding's callers)
             path=f.path,
             message=f.message,
@@ -114,19 +124,22 @@ def to_report(result: LintResult) -> LintReport:
         for f in result.findings
     ]  # built from checked values: no second validation (see `convert`)
     counts = result.summary
-    return construct(
-        LintReport,
-        design=to_design_system(result),
+    report: LintReport = make(
+        models.LintReport,
+        design=to_design_system(result, light=light),
         findings=findings,
-        summary=construct(Summary, errors=counts["errors"], warnings=counts["warnings"], infos=counts["infos"]),
+        summary=make(models.Summary, errors=counts["errors"], warnings=counts["warnings"], infos=counts["infos"]),
     )
+    return report
 
 
-def lint_text(text: str, *, extended: bool = False, modes: bool | None = None) -> LintReport:
-    """Lint DESIGN.md source text; never raises on malformed input (`modes`: see `run`)."""
-    return to_report(run(text, extended=extended, modes=modes))
+def lint_text(text: str, *, extended: bool = False, modes: bool | None = None, light: bool = False) -> LintReport:
+    """Lint DESIGN.md source text; never raises on malformed input (`modes`: see `run`; `light`: see `to_report`)."""
+    return to_report(run(text, extended=extended, modes=modes), light=light)
 
 
-def lint_path(path: str | os.PathLike[str], *, extended: bool = False, modes: bool | None = None) -> LintReport:
-    """Lint a DESIGN.md file (raises `ReadError` only when the file can't be read)."""
-    return lint_text(read_source(path), extended=extended, modes=modes)
+def lint_path(
+    path: str | os.PathLike[str], *, extended: bool = False, modes: bool | None = None, light: bool = False
+) -> LintReport:
+    """Lint a DESIGN.md file (raises `ReadError` only when the file can't be read; `light`: see `to_report`)."""
+    return lint_text(read_source(path), extended=extended, modes=modes, light=light)

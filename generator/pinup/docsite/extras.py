@@ -22,12 +22,10 @@ def _flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
 def _swatch_for(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
+    from pinup.designmd.colors import parse_css_color
+
     try:
-        from pinup.designmd.colors import parse_color
-    except ImportError:
-        return None
-    try:
-        color = parse_color(value)
+        color = parse_css_color(value)
     except (ValueError, TypeError):
         return None
     return color.hex if color is not None else None

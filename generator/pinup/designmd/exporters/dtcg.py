@@ -286,9 +286,10 @@ class _Builder:
         return _round(ratio)
 
     def components(self) -> None:
-        """Component properties whose resolved value is a colour, a dimension or a typography level."""
-        from pinup.designmd.model import Color, Dimension, Typography
+        """Component properties whose resolved value is a colour, a dimension or a typography level.
 
+        Told by the value's `type` (a token of either model, `pinup.designmd.model` or `.light`).
+        """
         for comp_name, component in self.design.components.items():
             skipped = []
             for prop, value in component.properties.items():
@@ -296,13 +297,14 @@ class _Builder:
                 where = model_path
                 raw = component.raw.get(prop)
                 token: dict[str, Any] | None = None
-                if isinstance(value, Color):
+                kind = _token_kind(value)
+                if kind == "color":
                     color = self.alias_for(model_path, "color", raw) or self.color(value, where)
                     token = {"$type": "color", "$value": color}
-                elif isinstance(value, Dimension):
+                elif kind == "dimension":
                     dim = self.alias_for(model_path, "dimension", raw) or self.dimension(value, where)
                     token = {"$type": "dimension", "$value": dim} if dim is not None else None
-                elif isinstance(value, Typography):
+                elif kind == "typography":
                     alias = self.alias_for(model_path, "typography", raw)
                     token = {"$type": "typography", "$value": alias} if alias else None
                 if token is None:
@@ -315,6 +317,14 @@ class _Builder:
                 self.warnings.append(
                     f"components.{comp_name}: {', '.join(skipped)} left out (no DTCG token type for the value)"
                 )
+
+
+def _token_kind(value: Any) -> str | None:
+    """ "color", "dimension" or "typography" for a token object, None for anything else (a raw value)."""
+    if isinstance(value, (str, int, float, dict, list, type(None))):
+        return None
+    kind = getattr(value, "type", None)
+    return kind if kind in ("color", "dimension", "typography") else None
 
 
 def _segment(part: str) -> str:

@@ -18,9 +18,8 @@ SCHEMES = ("light", "dark")
 
 
 def _css(value: Color | Dimension) -> str:
-    from pinup.designmd.model import Color
-
-    return value.hex.lower() if isinstance(value, Color) else value.css()
+    """A colour as lower-case hex, a dimension as CSS (told by `type`: either model's tokens)."""
+    return value.hex.lower() if value.type == "color" else value.css()
 
 
 def mode_declarations(

@@ -1,0 +1,192 @@
+"""The DESIGN.md model without pydantic: what the site and gallery builders read after a lint.
+
+Why: importing pydantic and building `pinup.designmd.model`'s classes is about a third of what a
+fresh `pinup gallery` process spends rebuilding after a one-token edit (65 ms of about 170), yet
+the page builders only read attributes. These classes have exactly the fields of the pydantic
+models of the same name, in the same order, with the same defaults, the methods the builders call
+(`Dimension.css`, `DesignSystem.mode_value`, `Finding.reference_dict`) and pydantic's equality
+(same class, same fields); tests/designmd/test_light.py holds them to that, and builds every
+brand's site both ways. `pinup.designmd.lint.lint_text_light` makes them; everything public
+(`lint_text`, the CLI, the MCP server) still hands out the pydantic models.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pinup.designmd.jsnum import js_number
+from pinup.designmd.report import reference_finding
+
+
+class _Light:
+    """Fields set by keyword (defaults for the rest), compared as pydantic compares models."""
+
+    __slots__ = ()
+    #: (field, default) in declaration order; a default of `list`/`dict` means a new one per instance
+    FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = ()
+
+    def __init__(self, **values: Any) -> None:
+        for name, default in self.FIELDS:
+            if name in values:
+                value = values[name]
+            elif default is list or default is dict:
+                value = default()
+            else:
+                value = default
+            object.__setattr__(self, name, value)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name, _ in self.FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like pydantic's models
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name, _ in self.FIELDS)
+        return f"{type(self).__name__}({fields})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name, _ in self.FIELDS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+
+
+_REQUIRED = None  # a required field: every caller gives it
+
+
+class Color(_Light):
+    __slots__ = ("type", "hex", "r", "g", "b", "a", "luminance", "raw")
+    FIELDS = (
+        ("type", "color"),
+        ("hex", _REQUIRED),
+        ("r", _REQUIRED),
+        ("g", _REQUIRED),
+        ("b", _REQUIRED),
+        ("a", None),
+        ("luminance", _REQUIRED),
+        ("raw", None),
+    )
+
+
+class Dimension(_Light):
+    __slots__ = ("type", "value", "unit", "raw")
+    FIELDS = (("type", "dimension"), ("value", _REQUIRED), ("unit", _REQUIRED), ("raw", None))
+
+    def css(self) -> str:
+        """The value as CSS text, formatted as JavaScript would (`16px`, `0.5rem`)."""
+        return f"{js_number(self.value)}{self.unit}"  # type: ignore[attr-defined]
+
+
+class Typography(_Light):
+    __slots__ = (
+        "type",
+        "fontFamily",
+        "fontSize",
+        "fontWeight",
+        "lineHeight",
+        "letterSpacing",
+        "fontFeature",
+        "fontVariation",
+    )
+    FIELDS = (
+        ("type", "typography"),
+        ("fontFamily", None),
+        ("fontSize", None),
+        ("fontWeight", None),
+        ("lineHeight", None),
+        ("letterSpacing", None),
+        ("fontFeature", None),
+        ("fontVariation", None),
+    )
+
+
+class Component(_Light):
+    __slots__ = ("properties", "raw", "unresolved_refs")
+    FIELDS = (("properties", dict), ("raw", dict), ("unresolved_refs", list))
+
+
+class Section(_Light):
+    __slots__ = ("heading", "canonical", "line", "body")
+    FIELDS = (("heading", _REQUIRED), ("canonical", None), ("line", _REQUIRED), ("body", ""))
+
+
+class Omission(_Light):
+    __slots__ = ("section", "reason")
+    FIELDS = (("section", _REQUIRED), ("reason", None))
+
+
+class DesignSystem(_Light):
+    __slots__ = (
+        "name",
+        "description",
+        "version",
+        "colors",
+        "typography",
+        "rounded",
+        "spacing",
+        "components",
+        "omitted",
+        "unknown",
+        "symbols",
+        "raw_tokens",
+        "lines",
+        "sections",
+        "themes",
+        "default_theme",
+        "modes",
+        "mode_siblings",
+        "preamble",
+        "source",
+    )
+    FIELDS = (
+        ("name", None),
+        ("description", None),
+        ("version", None),
+        ("colors", dict),
+        ("typography", dict),
+        ("rounded", dict),
+        ("spacing", dict),
+        ("components", dict),
+        ("omitted", list),
+        ("unknown", dict),
+        ("symbols", dict),
+        ("raw_tokens", dict),
+        ("lines", dict),
+        ("sections", list),
+        ("themes", list),
+        ("default_theme", None),
+        ("modes", dict),
+        ("mode_siblings", dict),
+        ("preamble", ""),
+        ("source", ""),
+    )
+
+    def mode_value(self, path: str, mode: str | None) -> Any:
+        """`path`'s value in `mode` (None or the default mode: the token's own value)."""
+        modes: dict[str, dict[str, Any]] = self.modes  # type: ignore[attr-defined]
+        if mode and mode != self.default_theme and path in modes.get(mode, {}):  # type: ignore[attr-defined]
+            return modes[mode][path]
+        value = self.symbols.get(path)  # type: ignore[attr-defined]
+        return value if getattr(value, "type", None) in ("color", "dimension") else None
+
+
+class Finding(_Light):
+    __slots__ = ("severity", "path", "message", "rule", "line")
+    FIELDS = (("severity", _REQUIRED), ("path", None), ("message", _REQUIRED), ("rule", None), ("line", None))
+
+    def reference_dict(self) -> dict[str, Any]:
+        """Keys in the reference's order, absent values omitted, no `line`."""
+        return reference_finding(self.severity, self.path, self.message, self.rule)  # type: ignore[attr-defined]
+
+
+class Summary(_Light):
+    __slots__ = ("errors", "warnings", "infos")
+    FIELDS = (("errors", 0), ("warnings", 0), ("infos", 0))
+
+
+class LintReport(_Light):
+    __slots__ = ("design", "findings", "summary")
+    FIELDS = (("design", _REQUIRED), ("findings", _REQUIRED), ("summary", _REQUIRED))
