@@ -12,10 +12,13 @@ brand's site both ways. `pinup.designmd.lint.lint_text_light` makes them; everyt
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pinup.designmd.jsnum import js_number
 from pinup.designmd.report import reference_finding
+
+#: "no value given" for a field whose default is a new list or dict
+_NEW = object()
 
 
 class _Light:
@@ -25,15 +28,26 @@ class _Light:
     #: (field, default) in declaration order; a default of `list`/`dict` means a new one per instance
     FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = ()
 
-    def __init__(self, **values: Any) -> None:
-        for name, default in self.FIELDS:
-            if name in values:
-                value = values[name]
-            elif default is list or default is dict:
-                value = default()
+    def __init_subclass__(cls) -> None:
+        """Give the class an `__init__` taking its fields by keyword, as a dataclass's does (compiled
+        once per class: a lint makes about a hundred of these objects, field by field would be slower)."""
+        super().__init_subclass__()
+        params, body = [], []
+        for name, default in cls.FIELDS:
+            if default is list or default is dict:
+                params.append(f"{name}=_NEW")
+                body.append(f"    self.{name} = {default.__name__}() if {name} is _NEW else {name}")
             else:
-                value = default
-            object.__setattr__(self, name, value)
+                params.append(f"{name}={default!r}")
+                body.append(f"    self.{name} = {name}")
+        source = f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(body or ["    pass"]) + "\n"
+        namespace: dict[str, Any] = {"_NEW": _NEW}
+        exec(source, namespace)  # the source is made above from the class's own field names
+        setattr(cls, "__init__", namespace["__init__"])  # noqa: B010 - mypy forbids assigning a method
+
+    if TYPE_CHECKING:
+
+        def __init__(self, **values: Any) -> None: ...
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
