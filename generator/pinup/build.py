@@ -295,8 +295,6 @@ def build_all(options: BuildOptions, *, progress: Progress | None = None) -> Bui
 
 
 def _build_all(options: BuildOptions, progress: Progress | None) -> BuildResult:
-    from pinup.boards.build import build_boards
-    from pinup.boards.spec import BoardError
     from pinup.output import OutputPathError, OutputWriter
 
     started = time.perf_counter()
@@ -305,7 +303,8 @@ def _build_all(options: BuildOptions, progress: Progress | None) -> BuildResult:
         raise BuildError(f"workspace not found: {src}")
     workspace = src.parent if src.is_file() else src
     design_bytes = read_design(design_path(src))
-    report = lint_design(design_path(src), design_bytes)
+    # read only (pages, boards, the summary): the light report, so a build without boards never loads pydantic
+    report = lint_design(design_path(src), design_bytes, light=True)
     from pinup.docsite.fonts import add_findings, fonts_fingerprint, plan_fonts
 
     font_plan = add_findings(report, plan_fonts(workspace, report.design))
@@ -357,6 +356,9 @@ def _build_all(options: BuildOptions, progress: Progress | None) -> BuildResult:
                 result.pages = [p.filename for p in site.pages]
                 meta["pages"] = result.pages
         if (workspace / "boards").is_dir():
+            from pinup.boards.build import build_boards
+            from pinup.boards.spec import BoardError
+
             try:
                 result.boards = build_boards(workspace, options.out, report.design, options, writer)
             except BoardError as exc:  # a bad board.yaml: one clear "path:line: message" line

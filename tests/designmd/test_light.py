@@ -147,3 +147,32 @@ def test_a_gallery_build_never_imports_pydantic(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
     found = json.loads(again.stdout.strip().splitlines()[-1])
     assert found["written"] > 0 and found["pydantic"] is False
+
+
+BUILD = """
+import json, sys
+from pathlib import Path
+from pinup.build import BuildOptions, build_all
+result = build_all(BuildOptions(src=Path(sys.argv[1]), out=Path(sys.argv[2])))
+print(json.dumps({"pages": len(result.pages), "warnings": result.warnings, "pydantic": "pydantic" in sys.modules}))
+"""
+
+
+def test_a_build_without_boards_never_imports_pydantic(tmp_path: Path) -> None:
+    """`pinup build` lints into the light model; only boards (their specs) need pydantic."""
+    workspace = tmp_path / "ws"
+    shutil.copytree(ROOT / "site_src", workspace, ignore=shutil.ignore_patterns("boards", ".pinup"))
+    env = {**os.environ, "PINUP_NO_CACHE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", BUILD, str(workspace), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["pages"] >= 10 and found["pydantic"] is False
+    text = (workspace / "DESIGN.md").read_bytes().decode("utf-8", errors="replace")
+    assert found["warnings"] == lint_text(text, extended=True).summary.warnings

@@ -117,9 +117,10 @@ def _named_families(design: DesignSystem) -> dict[str, tuple[str, int | None, st
 
 
 def plan_fonts(workspace: Path | None, design: DesignSystem) -> FontPlan:
-    """Match `workspace/fonts/*.woff2` to the families the typography names; check every candidate."""
-    from pinup.designmd.model import Finding
+    """Match `workspace/fonts/*.woff2` to the families the typography names; check every candidate.
 
+    Its findings are `pinup.designmd.light` findings, as in the report `pinup build` makes.
+    """
     plan = FontPlan()
     if workspace is None:
         return plan
@@ -130,10 +131,13 @@ def plan_fonts(workspace: Path | None, design: DesignSystem) -> FontPlan:
     first_line = next((line for _, line, _ in families.values() if line), None)
     root = workspace.resolve()
 
+    from pinup.designmd import light
+
     def finding(message: str, line: int | None, path: str | None = None) -> None:
-        plan.findings.append(
-            Finding(severity="warning", path=path, message=message, rule=RULE, line=line or first_line)
-        )
+        made: Finding = light.Finding(
+            severity="warning", path=path, message=message, rule=RULE, line=line or first_line
+        )  # type: ignore[assignment]
+        plan.findings.append(made)
 
     resolved = folder.resolve()
     if not resolved.is_relative_to(root):
