@@ -113,39 +113,32 @@ print(json.dumps({"written": result.written, "pydantic": "pydantic" in sys.modul
 """
 
 
+def _run(code: str, *args: Path, env: dict[str, str]) -> dict[str, Any]:
+    """What `code` prints last (JSON), run in a fresh process."""
+    done = subprocess.run(
+        [sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True, env=env, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    found: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
 def test_a_gallery_build_never_imports_pydantic(tmp_path: Path) -> None:
     """With its caches warm (the brand list validated before), as after a one-token edit."""
     env = {**os.environ, "PINUP_CACHE_DIR": str(tmp_path / "cache")}
     env.pop("PINUP_NO_CACHE", None)
-    runs = []
-    for _ in range(2):  # the first run validates the brand list (pydantic) and caches it
-        done = subprocess.run(
-            [sys.executable, "-c", GALLERY, str(tmp_path / "out")],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=300,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
-        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    # the first run validates the brand list (pydantic) and caches it
+    runs = [_run(GALLERY, tmp_path / "out", env=env) for _ in range(2)]
     assert runs[0]["written"] > 0 and runs[1]["written"] == 0
     assert runs[1]["pydantic"] is False
     # and after an edit of one brand (linted, modelled, rendered again): still none
     brands = tmp_path / "brands"
     shutil.copytree(ROOT / "brand_refs", brands)
     env["PINUP_BRAND_REFS"] = str(brands)
-    first = subprocess.run(
-        [sys.executable, "-c", GALLERY, str(tmp_path / "out2")], capture_output=True, text=True, env=env, check=False
-    )
-    assert first.returncode == 0, first.stderr
+    _run(GALLERY, tmp_path / "out2", env=env)
     design = next(iter(sorted(brands.glob("*/DESIGN.md"))))
     design.write_text(design.read_text("utf-8") + "\n## Notes\n\nOne more line.\n", "utf-8")
-    again = subprocess.run(
-        [sys.executable, "-c", GALLERY, str(tmp_path / "out2")], capture_output=True, text=True, env=env, check=False
-    )
-    assert again.returncode == 0, again.stderr
-    found = json.loads(again.stdout.strip().splitlines()[-1])
+    found = _run(GALLERY, tmp_path / "out2", env=env)
     assert found["written"] > 0 and found["pydantic"] is False
 
 
@@ -162,17 +155,7 @@ def test_a_build_without_boards_never_imports_pydantic(tmp_path: Path) -> None:
     """`pinup build` lints into the light model; only boards (their specs) need pydantic."""
     workspace = tmp_path / "ws"
     shutil.copytree(ROOT / "site_src", workspace, ignore=shutil.ignore_patterns("boards", ".pinup"))
-    env = {**os.environ, "PINUP_NO_CACHE": "1"}
-    done = subprocess.run(
-        [sys.executable, "-c", BUILD, str(workspace), str(tmp_path / "out")],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    found = json.loads(done.stdout.strip().splitlines()[-1])
+    found = _run(BUILD, workspace, tmp_path / "out", env={**os.environ, "PINUP_NO_CACHE": "1"})
     assert found["pages"] >= 10 and found["pydantic"] is False
     text = (workspace / "DESIGN.md").read_bytes().decode("utf-8", errors="replace")
     assert found["warnings"] == lint_text(text, extended=True).summary.warnings

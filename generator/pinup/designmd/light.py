@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pinup.designmd.jsnum import js_number
 from pinup.designmd.report import reference_finding
+from pinup.designmd.sections import TYPOGRAPHY_PROPERTIES
 
 #: "no value given" for a field whose default is a new list or dict
 _NEW = object()
@@ -72,7 +73,6 @@ _REQUIRED = None  # a required field: every caller gives it
 
 
 class Color(_Light):
-    __slots__ = ("type", "hex", "r", "g", "b", "a", "luminance", "raw")
     FIELDS = (
         ("type", "color"),
         ("hex", _REQUIRED),
@@ -83,11 +83,12 @@ class Color(_Light):
         ("luminance", _REQUIRED),
         ("raw", None),
     )
+    __slots__ = tuple(name for name, _ in FIELDS)
 
 
 class Dimension(_Light):
-    __slots__ = ("type", "value", "unit", "raw")
     FIELDS = (("type", "dimension"), ("value", _REQUIRED), ("unit", _REQUIRED), ("raw", None))
+    __slots__ = tuple(name for name, _ in FIELDS)
 
     def css(self) -> str:
         """The value as CSS text, formatted as JavaScript would (`16px`, `0.5rem`)."""
@@ -95,66 +96,26 @@ class Dimension(_Light):
 
 
 class Typography(_Light):
-    __slots__ = (
-        "type",
-        "fontFamily",
-        "fontSize",
-        "fontWeight",
-        "lineHeight",
-        "letterSpacing",
-        "fontFeature",
-        "fontVariation",
-    )
-    FIELDS = (
-        ("type", "typography"),
-        ("fontFamily", None),
-        ("fontSize", None),
-        ("fontWeight", None),
-        ("lineHeight", None),
-        ("letterSpacing", None),
-        ("fontFeature", None),
-        ("fontVariation", None),
-    )
+    FIELDS = (("type", "typography"), *((name, None) for name in TYPOGRAPHY_PROPERTIES))
+    __slots__ = tuple(name for name, _ in FIELDS)
 
 
 class Component(_Light):
-    __slots__ = ("properties", "raw", "unresolved_refs")
     FIELDS = (("properties", dict), ("raw", dict), ("unresolved_refs", list))
+    __slots__ = tuple(name for name, _ in FIELDS)
 
 
 class Section(_Light):
-    __slots__ = ("heading", "canonical", "line", "body")
     FIELDS = (("heading", _REQUIRED), ("canonical", None), ("line", _REQUIRED), ("body", ""))
+    __slots__ = tuple(name for name, _ in FIELDS)
 
 
 class Omission(_Light):
-    __slots__ = ("section", "reason")
     FIELDS = (("section", _REQUIRED), ("reason", None))
+    __slots__ = tuple(name for name, _ in FIELDS)
 
 
 class DesignSystem(_Light):
-    __slots__ = (
-        "name",
-        "description",
-        "version",
-        "colors",
-        "typography",
-        "rounded",
-        "spacing",
-        "components",
-        "omitted",
-        "unknown",
-        "symbols",
-        "raw_tokens",
-        "lines",
-        "sections",
-        "themes",
-        "default_theme",
-        "modes",
-        "mode_siblings",
-        "preamble",
-        "source",
-    )
     FIELDS = (
         ("name", None),
         ("description", None),
@@ -177,6 +138,7 @@ class DesignSystem(_Light):
         ("preamble", ""),
         ("source", ""),
     )
+    __slots__ = tuple(name for name, _ in FIELDS)
 
     def mode_value(self, path: str, mode: str | None) -> Any:
         """`path`'s value in `mode` (None or the default mode: the token's own value)."""
@@ -188,8 +150,8 @@ class DesignSystem(_Light):
 
 
 class Finding(_Light):
-    __slots__ = ("severity", "path", "message", "rule", "line")
     FIELDS = (("severity", _REQUIRED), ("path", None), ("message", _REQUIRED), ("rule", None), ("line", None))
+    __slots__ = tuple(name for name, _ in FIELDS)
 
     def reference_dict(self) -> dict[str, Any]:
         """Keys in the reference's order, absent values omitted, no `line`."""
@@ -197,10 +159,10 @@ class Finding(_Light):
 
 
 class Summary(_Light):
-    __slots__ = ("errors", "warnings", "infos")
     FIELDS = (("errors", 0), ("warnings", 0), ("infos", 0))
+    __slots__ = tuple(name for name, _ in FIELDS)
 
 
 class LintReport(_Light):
-    __slots__ = ("design", "findings", "summary")
     FIELDS = (("design", _REQUIRED), ("findings", _REQUIRED), ("summary", _REQUIRED))
+    __slots__ = tuple(name for name, _ in FIELDS)
