@@ -59,8 +59,8 @@ ROOT = Path(__file__).resolve().parent.parent
 STAMP = Path(__file__).resolve().parent / ".build-vs-mkdocs-cleaned"
 
 #: the part of a pinup build with its caches off that no page code can remove: start-up and
-#: the imports the build needs (click, pydantic for the DESIGN.md model, Jinja2,
-#: markdown-it-py), linting every DESIGN.md and parsing its prose once. It bounds the ratio
+#: the imports the build needs (click, Jinja2, markdown-it-py; the gallery lints into the light
+#: model, no pydantic), linting every DESIGN.md and parsing its prose once. It bounds the ratio
 #: of a build that cannot reuse earlier work (a warm build loads cached page models instead).
 FLOOR = """
 import gc; gc.disable()  # as `pinup gallery` runs (pinup.cli.main: one-shot commands)
@@ -69,15 +69,15 @@ import pinup.cli, pinup.cli.build, pinup.gallery, pinup.build
 from pinup.designmd.lint import lint_path
 from pinup.docsite.markdown import MarkdownCache
 for brand in pinup.gallery.list_brands():
-    design = lint_path(brand.path).design
+    design = lint_path(brand.path, extended=True, light=True).design
     cache = MarkdownCache()
     for text in [design.preamble, *(s.body for s in design.sections)]:
         cache.tokens(text)
 """
 
 #: what a whole-process rebuild after one edit cannot avoid: start-up, the CLI and the imports that
-#: linting, modelling and rendering the one changed DESIGN.md need (pydantic for its model, the
-#: YAML and Markdown parsers, Jinja2), and linting it; no page models, no pages
+#: linting, modelling and rendering the one changed DESIGN.md need (the YAML and Markdown parsers,
+#: Jinja2; its light model, as the gallery lints it), and linting it; no page models, no pages
 REBUILD_FLOOR = """
 import gc; gc.disable()  # as `pinup gallery` runs (pinup.cli.main: one-shot commands)
 import sys
@@ -85,7 +85,7 @@ from pathlib import Path
 import jinja2, markdown_it
 import pinup.cli.group, pinup.cli.build, pinup.gallery, pinup.docsite.pages
 from pinup.build import lint_design
-lint_design(Path(sys.argv[1]))
+lint_design(Path(sys.argv[1]), light=True)
 """
 
 #: the same rebuild inside one process, as `pinup serve` does it: the code is loaded by a
