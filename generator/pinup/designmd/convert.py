@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from pinup.designmd.result import LintResult
 
 
-def _make_light(cls: Any, **values: Any) -> Any:
+def make_light(cls: Any, **values: Any) -> Any:
+    """`construct`'s counterpart for `pinup.designmd.light`'s classes."""
     return cls(**values)
 
 
@@ -34,7 +35,7 @@ class _Converter:
         else:
             from pinup.designmd import model as models  # type: ignore[no-redef]
         self.m: Any = models
-        self.make: Any = _make_light if light else construct
+        self.make: Any = make_light if light else construct
         self.memo: dict[int, Any] = {}
 
     def value(self, value: Any) -> Any:

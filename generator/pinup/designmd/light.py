@@ -1,13 +1,14 @@
-"""The DESIGN.md model without pydantic: what the site and gallery builders read after a lint.
+"""The DESIGN.md model without pydantic: what `pinup build`, the gallery and the MkDocs plugin read.
 
 Why: importing pydantic and building `pinup.designmd.model`'s classes is about a third of what a
 fresh `pinup gallery` process spends rebuilding after a one-token edit (65 ms of about 170), yet
-the page builders only read attributes. These classes have exactly the fields of the pydantic
-models of the same name, in the same order, with the same defaults, the methods the builders call
-(`Dimension.css`, `DesignSystem.mode_value`, `Finding.reference_dict`) and pydantic's equality
-(same class, same fields); tests/designmd/test_light.py holds them to that, and builds every
-brand's site both ways. `pinup.designmd.lint.lint_text_light` makes them; everything public
-(`lint_text`, the CLI, the MCP server) still hands out the pydantic models.
+the page and board builders only read attributes. These classes have exactly the fields of the
+pydantic models of the same name, in the same order, with the same defaults, the methods the
+builders call (`Dimension.css`, `DesignSystem.mode_value`, `Finding.reference_dict`) and
+pydantic's equality (same class, same fields); tests/designmd/test_light.py holds them to that,
+and builds every page both ways. `lint_text(..., light=True)` and `lint_path(..., light=True)`
+(`pinup.designmd.lint`) make them; what hands a report out (`pinup lint`, `export`, the MCP
+server) still makes the pydantic models.
 """
 
 from __future__ import annotations

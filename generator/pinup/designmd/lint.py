@@ -102,16 +102,16 @@ def to_report(result: LintResult, *, light: bool = False) -> LintReport:
     """The public pydantic `LintReport` for a light-weight result.
 
     `light`: the same report made of `pinup.designmd.light`'s classes, without importing pydantic
-    (for the site and gallery builders, which only read it).
+    (for `pinup build`, the gallery and the MkDocs plugin, which only read it).
     """
     from pinup.designmd.construct import construct
-    from pinup.designmd.convert import to_design_system
+    from pinup.designmd.convert import make_light, to_design_system
 
     if light:
         from pinup.designmd import light as models
     else:
         from pinup.designmd import model as models  # type: ignore[no-redef]
-    make: Any = (lambda cls, **values: cls(**values)) if light else construct
+    make: Any = make_light if light else construct
     findings = [
         make(
             models.Finding,
