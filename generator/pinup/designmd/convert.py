@@ -21,21 +21,27 @@ if TYPE_CHECKING:
     from pinup.designmd.result import LintResult
 
 
-def make_light(cls: Any, **values: Any) -> Any:
-    """`construct`'s counterpart for `pinup.designmd.light`'s classes."""
+def _make_light(cls: Any, **values: Any) -> Any:
     return cls(**values)
+
+
+def models_for(light: bool) -> tuple[Any, Any]:
+    """The module of model classes to make (`pinup.designmd.model`, or `.light` without pydantic)
+    and how to make one from checked values (`construct`, or the light class itself)."""
+    if light:
+        from pinup.designmd import light as models
+
+        return models, _make_light
+    from pinup.designmd import model
+
+    return model, construct
 
 
 class _Converter:
     """Values of the builder's model as the public model's (or, `light`, `pinup.designmd.light`'s) classes."""
 
     def __init__(self, light: bool = False) -> None:
-        if light:
-            from pinup.designmd import light as models
-        else:
-            from pinup.designmd import model as models  # type: ignore[no-redef]
-        self.m: Any = models
-        self.make: Any = make_light if light else construct
+        self.m, self.make = models_for(light)
         self.memo: dict[int, Any] = {}
 
     def value(self, value: Any) -> Any:

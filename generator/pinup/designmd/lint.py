@@ -15,8 +15,6 @@ from pinup.designmd.result import LintResult as LintResult  # re-exported: calle
 
 TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
-    from typing import Any
-
     from pinup.designmd.model import LintReport
     from pinup.designmd.rules.base import Rule
 
@@ -104,14 +102,9 @@ def to_report(result: LintResult, *, light: bool = False) -> LintReport:
     `light`: the same report made of `pinup.designmd.light`'s classes, without importing pydantic
     (for `pinup build`, the gallery and the MkDocs plugin, which only read it).
     """
-    from pinup.designmd.construct import construct
-    from pinup.designmd.convert import make_light, to_design_system
+    from pinup.designmd.convert import models_for, to_design_system
 
-    if light:
-        from pinup.designmd import light as models
-    else:
-        from pinup.designmd import model as models  # type: ignore[no-redef]
-    make: Any = make_light if light else construct
+    models, make = models_for(light)
     findings = [
         make(
             models.Finding,
