@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pinup.plain import REQUIRED, Plain
 
 MAX_TWEAKABLES = 8
 HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -21,24 +21,34 @@ DIMENSION = re.compile(r"^(-?\d+(?:\.\d+)?)(px|rem|em)$")
 Kind = Literal["color", "dimension", "number", "choice"]
 
 
-class Tweakable(BaseModel):
+class Tweakable(Plain):
     """One control of the Tweak panel; the manifest keeps the contract keys, the page also uses `number`.
 
-    `tweakables` makes them from checked values without a validator (`model_construct`), which a
-    build would otherwise build for this class alone.
+    A plain class (`pinup.plain`): `tweakables` makes them from checked values, and a build that
+    offers tweaks need not import pydantic for them.
     """
 
-    model_config = ConfigDict(defer_build=True)
-
+    FIELDS = (
+        ("token", REQUIRED),
+        ("kind", REQUIRED),
+        ("label", REQUIRED),
+        ("value", REQUIRED),
+        ("min", None),
+        ("max", None),
+        ("step", None),
+        ("unit", None),
+        ("options", None),
+    )
+    __slots__ = tuple(name for name, _ in FIELDS)
     token: str
     kind: Kind
     label: str
     value: str
-    min: float | None = None
-    max: float | None = None
-    step: float | None = None
-    unit: str | None = None
-    options: list[str] | None = None
+    min: float | None
+    max: float | None
+    step: float | None
+    unit: str | None
+    options: list[str] | None
 
     @property
     def number(self) -> float | None:
@@ -46,12 +56,13 @@ class Tweakable(BaseModel):
         return float(match.group(1)) if match else None
 
     def manifest(self) -> dict[str, Any]:
-        """The fields that are set, in declaration order (`model_dump(exclude_none=True)` without a serializer)."""
-        return {
-            name: list(value) if isinstance(value, list) else value
-            for name, value in self.__dict__.items()
-            if value is not None
-        }
+        """The fields that are set, in declaration order (what `model_dump(exclude_none=True)` gave)."""
+        manifest: dict[str, Any] = {}
+        for name, _ in self.FIELDS:
+            value = getattr(self, name)
+            if value is not None:
+                manifest[name] = list(value) if isinstance(value, list) else value
+        return manifest
 
 
 def _first(names: list[str], available: dict[str, Any]) -> str | None:
@@ -63,7 +74,7 @@ def _color(design: Any, names: list[str], label: str) -> Tweakable | None:
     if name is None:
         return None
     value = design.colors[name].hex[:7]
-    return Tweakable.model_construct(token=f"colors.{name}", kind="color", label=label, value=value)
+    return Tweakable(token=f"colors.{name}", kind="color", label=label, value=value)
 
 
 def _dimension(token: str, dim: Any, label: str, lo: float, hi: float, step: float) -> Tweakable | None:
@@ -72,7 +83,7 @@ def _dimension(token: str, dim: Any, label: str, lo: float, hi: float, step: flo
     if dim.unit != "px":
         lo, hi, step = lo / 16, hi / 16, 0.0625
     value = dim.css()
-    return Tweakable.model_construct(
+    return Tweakable(
         token=token,
         kind="dimension",
         label=label,
@@ -109,7 +120,7 @@ def tweakables(design: Any) -> list[Tweakable]:
     families = list(dict.fromkeys(t.fontFamily for t in design.typography.values() if t.fontFamily))
     if heading is not None and design.typography[heading].fontFamily and len(families) > 1:
         out.append(
-            Tweakable.model_construct(
+            Tweakable(
                 token=f"typography.{heading}.fontFamily",
                 kind="choice",
                 label="Heading font",

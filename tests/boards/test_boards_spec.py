@@ -193,3 +193,75 @@ def test_a_bad_text_fails_with_its_line_every_time(tmp_path: Path) -> None:
         with pytest.raises(BoardError) as failure:
             parse_board_yaml(path, bad)
         assert failure.value.line == 8 and "file type .exe is not supported" in str(failure.value)
+
+
+def _plain_dict(value: object) -> object:
+    """A plain spec (or a list of them) as the dict pydantic's `model_dump` gives."""
+    if isinstance(value, list):
+        return [_plain_dict(item) for item in value]
+    state = getattr(value, "__getstate__", None)
+    if state is not None and hasattr(value, "FIELDS"):
+        return {name: _plain_dict(item) for name, item in state().items()}
+    return value
+
+
+def test_the_plain_spec_classes_have_the_validation_models_fields() -> None:
+    """What builds keep (`pinup.boards.spec`) mirrors what validates (`pinup.boards.validate`):
+    the same fields, in the same order, with the same defaults."""
+    from pinup.boards import spec, validate
+
+    pairs = [
+        (spec.VariantSpec, validate.VariantSpec),
+        (spec.RoundSpec, validate.RoundSpec),
+        (spec.BoardSpec, validate.BoardSpec),
+    ]
+    for plain, model in pairs:
+        assert [name for name, _ in plain.FIELDS] == list(model.model_fields)
+        for name, default in plain.FIELDS:
+            field = model.model_fields[name]
+            if field.is_required():
+                assert default is None, (plain.__name__, name)
+            elif field.default_factory is not None:
+                assert default is field.default_factory, (plain.__name__, name)
+            else:
+                assert default == field.default, (plain.__name__, name)
+
+
+def test_a_parsed_spec_holds_exactly_what_the_model_validated(tmp_path: Path) -> None:
+    from ruamel.yaml import YAML
+
+    from pinup.boards.validate import BoardSpec as BoardModel
+
+    texts = [
+        GOOD,
+        GOOD.replace(
+            "variants:",
+            "round: 3\ndevice: tablet\nhistory:\n  - round: 1\n    variants:\n"
+            "      - id: 7\n        file: old.html\nvariants:",
+        ),
+    ]
+    texts += [(folder / "board.yaml").read_text("utf-8") for folder in sorted(EXAMPLE.iterdir())]
+    for text in texts:
+        spec = parse_board_yaml(tmp_path / "board.yaml", text)
+        model = BoardModel.model_validate(YAML(typ="safe", pure=True).load(text))
+        assert _plain_dict(spec) == model.model_dump()
+    copied = spec.model_copy(deep=True)
+    assert copied == spec and copied.variants[0] is not spec.variants[0]
+    shallow = spec.variants[0].model_copy()
+    assert shallow == spec.variants[0] and shallow is not spec.variants[0]
+
+
+def test_the_board_page_contract_is_the_schema_s_and_survives_without_a_source_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    from pinup.boards import limits
+
+    monkeypatch.setenv("PINUP_CACHE_DIR", str(tmp_path / "cache"))
+    expected = (limits.field_limits(), limits.schema_version(), limits.v2_fields())
+    assert expected[0]["comment"] > 0 and expected[1] >= 2 and "pins" in expected[2]
+    assert limits.page_contract() == expected  # computed and kept
+    assert limits.page_contract() == expected  # loaded from the cache
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    assert limits.page_contract() == expected  # asked of the module itself

@@ -159,3 +159,32 @@ def test_a_build_without_boards_never_imports_pydantic(tmp_path: Path) -> None:
     assert found["pages"] >= 10 and found["pydantic"] is False
     text = (workspace / "DESIGN.md").read_bytes().decode("utf-8", errors="replace")
     assert found["warnings"] == lint_text(text, extended=True).summary.warnings
+
+
+BUILD_MODULES = """
+import json, sys
+from pathlib import Path
+from pinup.build import BuildOptions, build_all
+result = build_all(BuildOptions(src=Path(sys.argv[1]), out=Path(sys.argv[2])))
+loaded = [name for name in ("pydantic", "ruamel.yaml", "pinup_feedback.schema") if name in sys.modules]
+print(json.dumps({"pages": len(result.pages), "boards": len(result.boards), "loaded": loaded}))
+"""
+
+
+def test_a_build_with_boards_validated_before_never_imports_pydantic(tmp_path: Path) -> None:
+    """The example workspace (boards, tweaks, the page contract): the first build validates its
+    board.yaml files (pydantic, ruamel); after a one-token edit of DESIGN.md the next process loads
+    the validated specs and the board pages' contract from the build cache and imports neither."""
+    workspace = tmp_path / "ws"
+    shutil.copytree(ROOT / "site_src", workspace, ignore=shutil.ignore_patterns(".pinup"))
+    env = {**os.environ, "PINUP_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("PINUP_NO_CACHE", None)
+    first = _run(BUILD_MODULES, workspace, tmp_path / "out", env=env)
+    assert first["boards"] >= 2 and "pydantic" in first["loaded"]
+    design = workspace / "DESIGN.md"
+    text = design.read_text("utf-8")
+    token = next(line for line in text.splitlines() if line.strip().startswith("primary:") and "#" in line)
+    design.write_text(text.replace(token, token[:-2] + ("0" if token[-2] != "0" else "1") + token[-1]), "utf-8")
+    again = _run(BUILD_MODULES, workspace, tmp_path / "out", env=env)
+    assert again["boards"] == first["boards"] and again["pages"] == first["pages"]
+    assert again["loaded"] == []

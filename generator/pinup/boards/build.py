@@ -23,7 +23,7 @@ from pinup.boards.context import (
     BoardSummary,
     VariantView,
 )
-from pinup.boards.limits import field_limits, schema_version, v2_fields
+from pinup.boards.limits import page_contract
 from pinup.boards.spec import Board, BoardError, find_boards, load_board
 from pinup.theme import theme_css
 
@@ -132,7 +132,7 @@ def render_board(
     secret = os.environ.get(SECRET_ENV) or ""
     token = board_token(secret, board.slug) if api_url and secret else None
     tweaks = tweakables(design)
-    limits = field_limits()
+    limits, max_schema, v2 = page_contract()
     config = BoardConfig(
         board=board.slug,
         title=board.spec.title,
@@ -140,8 +140,8 @@ def render_board(
         variants=board.spec.variant_ids(),
         apiUrl=api_url,
         token=token,
-        maxSchemaVersion=schema_version(),
-        v2Fields=v2_fields(),
+        maxSchemaVersion=max_schema,
+        v2Fields=v2,
         limits=limits,
         tweakables=[t.manifest() for t in tweaks],
         kinds={v.id: v.kind for v in board.spec.variants},

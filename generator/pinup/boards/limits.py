@@ -7,6 +7,7 @@ changed there changes every board at the next build.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 #: page field -> schema constant. Constants that an older schema lacks are simply left out.
@@ -58,3 +59,25 @@ def v2_fields(schema: Any = None) -> list[str]:
         schema = loaded
     model = getattr(schema, "SCHEMAS", {}).get(2)
     return sorted(getattr(model, "model_fields", {})) if model is not None else []
+
+
+def page_contract() -> tuple[dict[str, int], int, list[str]]:
+    """`field_limits()`, `schema_version()` and `v2_fields()` of the installed feedback schema.
+
+    Kept in the build cache by the schema module's bytes (it imports nothing else of the app): a
+    build whose board pages were made before need not import the schema, and pydantic with it, to
+    fill them in; a changed schema is a new key.
+    """
+    from importlib.util import find_spec
+
+    from pinup.build import cached
+
+    found = find_spec("pinup_feedback.schema")
+    if found is None or not found.origin or not os.path.isfile(found.origin):  # no source file: ask the module
+        return _contract()
+    with open(found.origin, "rb") as source:
+        return cached(source.read(), "board-page-contract", _contract)
+
+
+def _contract() -> tuple[dict[str, int], int, list[str]]:
+    return field_limits(), schema_version(), v2_fields()

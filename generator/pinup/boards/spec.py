@@ -1,9 +1,11 @@
-"""board.yaml: the pydantic model of a review board's source, and its loader.
+"""board.yaml: a review board's source as plain classes, and its loader.
 
-The loader reads YAML with ruamel's safe loader (no object construction), turns
-every validation problem into one message naming the file and line, and checks
-that each variant file resolves (by realpath) inside the board folder, so a
-board can never pull `../../etc/passwd` into a built site.
+The loader reads YAML with ruamel's safe loader (no object construction), validates it against
+the pydantic models of `pinup.boards.validate` (imported only then), turns every validation
+problem into one message naming the file and line, and checks that each variant file resolves
+(by realpath) inside the board folder, so a board can never pull `../../etc/passwd` into a built
+site. What it accepted is kept as the plain classes below, in the process and in the build cache:
+a build whose board.yaml files were validated before imports neither ruamel nor pydantic.
 """
 
 from __future__ import annotations
@@ -13,10 +15,8 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import VERSION as PYDANTIC_VERSION
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-
 from pinup.designmd.memo import remember
+from pinup.plain import REQUIRED, Plain
 
 Device = Literal["desktop", "tablet", "phone"]
 
@@ -57,43 +57,16 @@ class BoardError(Exception):
         super().__init__(f"{where}: {message}")
 
 
-#: validators are built when a board.yaml is first validated in a process, not at import: a build
-#: whose board.yaml files are all in the site cache loads their specs validated and builds none
-_SPEC_CONFIG = ConfigDict(extra="allow", defer_build=True)
+class VariantSpec(Plain):
+    """One design variant on a board (`pinup.boards.validate.VariantSpec` checked it)."""
 
-
-class VariantSpec(BaseModel):
-    """One design variant on a board."""
-
-    model_config = _SPEC_CONFIG
-
-    id: str = Field(description="[A-Za-z0-9_-]{1,32}, unique on the board")
-    label: str = ""
-    file: str = Field(description="relative to the board folder")
-    description: str = ""
-    device: Device | None = None
-
-    @field_validator("id", mode="before")
-    @classmethod
-    def _id_shape(cls, value: Any) -> Any:
-        if isinstance(value, int) and not isinstance(value, bool):
-            value = str(value)
-        if not isinstance(value, str) or not VARIANT_ID.match(value):
-            raise ValueError("variant id must match [A-Za-z0-9_-]{1,32}")
-        return value
-
-    @field_validator("file")
-    @classmethod
-    def _file_shape(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("file must not be empty")
-        if os.path.isabs(value) or value.startswith(("/", "\\")):
-            raise ValueError("file must be relative to the board folder")
-        suffix = Path(value).suffix.lower()
-        if suffix not in VARIANT_KINDS:
-            allowed = " ".join(sorted({s for s in VARIANT_KINDS if s != ".htm"}))
-            raise ValueError(f"file type {suffix or '(none)'} is not supported (use {allowed})")
-        return value
+    FIELDS = (("id", REQUIRED), ("label", ""), ("file", REQUIRED), ("description", ""), ("device", None))
+    __slots__ = tuple(name for name, _ in FIELDS)
+    id: str
+    label: str
+    file: str
+    description: str
+    device: Device | None
 
     @property
     def kind(self) -> str:
@@ -115,33 +88,33 @@ def duplicate_index(variants: list[VariantSpec]) -> int | None:
     return None
 
 
-class RoundSpec(BaseModel):
+class RoundSpec(Plain):
     """An earlier round kept in `history` (written by `pinup generate`)."""
 
-    model_config = _SPEC_CONFIG
+    FIELDS = (("round", REQUIRED), ("variants", list))
+    __slots__ = tuple(name for name, _ in FIELDS)
+    round: int
+    variants: list[VariantSpec]
 
-    round: int = Field(ge=1)
-    variants: list[VariantSpec] = Field(default_factory=list)
 
+class BoardSpec(Plain):
+    """The whole board.yaml, as validated (`pinup.boards.validate.BoardSpec`)."""
 
-class BoardSpec(BaseModel):
-    """The whole board.yaml."""
-
-    model_config = _SPEC_CONFIG
-
-    title: str = Field(min_length=1)
-    brief: str = ""
-    round: int = Field(1, ge=1)
-    device: Device = "desktop"
-    variants: list[VariantSpec] = Field(min_length=1)
-    history: list[RoundSpec] = Field(default_factory=list)
-
-    @model_validator(mode="after")
-    def _history_before_current(self) -> BoardSpec:
-        for past in self.history:
-            if past.round >= self.round:
-                raise ValueError(f"history round {past.round} is not before the current round {self.round}")
-        return self
+    FIELDS = (
+        ("title", REQUIRED),
+        ("brief", ""),
+        ("round", 1),
+        ("device", "desktop"),
+        ("variants", REQUIRED),
+        ("history", list),
+    )
+    __slots__ = tuple(name for name, _ in FIELDS)
+    title: str
+    brief: str
+    round: int
+    device: Device
+    variants: list[VariantSpec]
+    history: list[RoundSpec]
 
     def variant_ids(self) -> list[str]:
         return [v.id for v in self.variants]
@@ -151,15 +124,16 @@ class BoardSpec(BaseModel):
         return {"board": slug, "title": self.title, "round": self.round, "variants": self.variant_ids()}
 
 
-class Board(BaseModel):
+class Board(Plain):
     """A loaded board: its slug, folder, spec and the resolved variant files (made by `load_board`)."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
-
+    FIELDS = (("slug", REQUIRED), ("folder", REQUIRED), ("spec", REQUIRED), ("files", REQUIRED))
+    __slots__ = tuple(name for name, _ in FIELDS)
     slug: str
     folder: Path
     spec: BoardSpec
-    files: dict[str, Path] = Field(description="variant id -> realpath of its file")
+    #: variant id -> realpath of its file
+    files: dict[str, Path]
 
 
 def _line_of(tree: Any, loc: tuple[Any, ...]) -> int | None:
@@ -217,9 +191,9 @@ def parse_board_yaml(path: Path, text: str | None = None) -> BoardSpec:
     if known is None:
         from pinup.build import cached
 
-        # validated specs are kept in the build cache too, by the text (and pydantic's version: they
-        # are pickled pydantic objects): a later build needs neither ruamel nor a validator for them
-        spec = cached(text.encode(), f"board.yaml|{PYDANTIC_VERSION}", lambda: _parse(path, text), path)
+        # validated specs are kept in the build cache too, by the text (plain objects: the cache's key
+        # holds pinup's code, which includes the schema): a later build needs neither ruamel nor pydantic
+        spec = cached(text.encode(), "board.yaml|plain", lambda: _parse(path, text), path)
         known = remember(_PARSED, text, spec, _PARSED_KEPT)
     return known.model_copy(deep=True)
 
@@ -227,6 +201,9 @@ def parse_board_yaml(path: Path, text: str | None = None) -> BoardSpec:
 def _parse(path: Path, text: str) -> BoardSpec:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    from pinup.boards.validate import BoardSpec as BoardModel
+    from pinup.boards.validate import ValidationError, plain_spec
 
     try:
         data = YAML(typ="safe", pure=True).load(text)
@@ -239,7 +216,7 @@ def _parse(path: Path, text: str) -> BoardSpec:
     if not isinstance(data, dict):
         raise BoardError(path, "board.yaml must be a mapping with title and variants", 1)
     try:
-        spec = BoardSpec.model_validate(data)
+        spec = plain_spec(BoardModel.model_validate(data))
     except ValidationError as exc:
         tree = _positions(text)
         first = exc.errors()[0]
@@ -276,8 +253,8 @@ def load_board(folder: Path) -> Board:
         raise BoardError(board_file, f"board folder name {slug!r} is not a valid slug ([A-Za-z0-9_-], up to 64)")
     spec = parse_board_yaml(board_file)
     files = {v.id: resolve_variant_file(folder, v, board_file) for v in spec.variants}
-    # every value is checked above (the slug, the validated spec, resolved paths): no validator needed
-    return Board.model_construct(slug=slug, folder=folder, spec=spec, files=files)
+    # every value is checked above (the slug, the validated spec, resolved paths)
+    return Board(slug=slug, folder=folder, spec=spec, files=files)
 
 
 def find_boards(src: Path) -> list[Path]:
