@@ -19,6 +19,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @dataclass
 class Brand:
+    """One bundled brand: its slug, name, category and the folder of its DESIGN.md."""
+
     slug: str
     name: str
     category: str
@@ -27,6 +29,8 @@ class Brand:
 
 @dataclass
 class GalleryResult:
+    """What a gallery build did: the brands built, the files written and kept, and lint errors per brand."""
+
     brands: list[Brand] = field(default_factory=list)
     written: int = 0
     skipped: int = 0

@@ -92,6 +92,8 @@ class BoardSummary:
 
 @dataclass(frozen=True)
 class BoardsIndexPage:
+    """The boards index: a card per board, in the brand's theme."""
+
     boards: list[BoardSummary]
     theme_css: str
     board_css: str

@@ -35,6 +35,8 @@ class Page:
 
 @dataclass
 class Stat:
+    """One figure on the overview (how many colours, type levels, spacing steps), linking to its page."""
+
     label: str
     value: int
     slug: str
@@ -53,6 +55,8 @@ class Cover:
 
 @dataclass
 class OverviewPage(Page):
+    """The first page: the brand's name, description and cover, its figures, and the lint summary."""
+
     name: str = ""
     description: str = ""
     version: str = ""
@@ -92,6 +96,8 @@ class Swatch:
 
 @dataclass
 class ContrastCell:
+    """One cell of the contrast matrix: a text colour on a surface colour, with its WCAG level."""
+
     fg: str
     bg: str
     ratio: float
@@ -149,6 +155,8 @@ class ColorMode:
 
 @dataclass
 class ColorsPage(Page):
+    """The colours page: the palette of each mode, contrast checks and colour-vision simulations."""
+
     modes: list[ColorMode] = field(default_factory=list)
     simulations: list[tuple[str, str, str]] = field(default_factory=list)  # (key, label, feColorMatrix values)
 
@@ -158,6 +166,8 @@ class ColorsPage(Page):
 
 @dataclass
 class TypeLevel:
+    """One typography level, with its specimen style and the CSS rule to copy."""
+
     name: str
     anchor: str
     style: str  # inline CSS declarations (sanitised)
@@ -178,6 +188,8 @@ class FontNote:
 
 @dataclass
 class TypographyPage(Page):
+    """The typography page: every level as a specimen, and notes on the fonts they use."""
+
     levels: list[TypeLevel] = field(default_factory=list)
     fonts: list[FontNote] = field(default_factory=list)
     sample: str = "The quick brown fox jumps over the lazy dog 0123456789"
@@ -202,18 +214,24 @@ class ScaleStep:
 
 @dataclass
 class ScalePage(Page):
+    """The spacing or the rounded page: each step of the scale drawn to size."""
+
     steps: list[ScaleStep] = field(default_factory=list)
     kind: str = "spacing"  # "spacing" | "rounded"
 
 
 @dataclass
 class ShadowSample:
+    """One elevation token drawn as a card with its shadow."""
+
     name: str
     value: str  # sanitised box-shadow
 
 
 @dataclass
 class ElevationPage(Page):
+    """The elevation page: every shadow token on a card."""
+
     samples: list[ShadowSample] = field(default_factory=list)
 
 
@@ -222,6 +240,8 @@ class ElevationPage(Page):
 
 @dataclass
 class PropRow:
+    """One property of a component: as written, as resolved, and whether a variant inherits it."""
+
     name: str
     raw: str
     resolved: str
@@ -231,6 +251,8 @@ class PropRow:
 
 @dataclass
 class ComponentVariant:
+    """One state or variant of a component, drawn as a live specimen on its stage."""
+
     name: str
     anchor: str
     label: str
@@ -244,6 +266,8 @@ class ComponentVariant:
 
 @dataclass
 class ComponentGroup:
+    """A component and its variants, with what the prose says of it and snippets to copy."""
+
     name: str
     anchor: str
     variants: list[ComponentVariant]
@@ -254,6 +278,8 @@ class ComponentGroup:
 
 @dataclass
 class ComponentsPage(Page):
+    """The components page: every component group."""
+
     groups: list[ComponentGroup] = field(default_factory=list)
 
 
@@ -262,6 +288,8 @@ class ComponentsPage(Page):
 
 @dataclass
 class GuidancePage(Page):
+    """The do's and don'ts page, from the DESIGN.md's guidance sections."""
+
     dos: list[str] = field(default_factory=list)  # inline HTML
     donts: list[str] = field(default_factory=list)
     notes_html: str = ""
@@ -272,6 +300,8 @@ class GuidancePage(Page):
 
 @dataclass
 class Download:
+    """One export offered on the downloads page (its bytes, or why it could not be made)."""
+
     label: str
     filename: str
     description: str
@@ -288,6 +318,8 @@ class Download:
 
 @dataclass
 class DownloadsPage(Page):
+    """The downloads page: the token exports in every format."""
+
     files: list[Download] = field(default_factory=list)
 
 
@@ -296,6 +328,8 @@ class DownloadsPage(Page):
 
 @dataclass
 class FindingRow:
+    """One lint finding, linked to the page and anchor it is about."""
+
     severity: str
     path: str
     message: str
@@ -307,6 +341,8 @@ class FindingRow:
 
 @dataclass
 class LintPage(Page):
+    """The lint page: the reference linter's findings, then pinup's own checks."""
+
     findings: list[FindingRow] = field(default_factory=list)  # the reference linter's
     extended: list[FindingRow] = field(default_factory=list)  # pinup's own checks (`lint --extended`)
     errors: int = 0
@@ -319,6 +355,8 @@ class LintPage(Page):
 
 @dataclass
 class GenericRow:
+    """One key and value of a token group pinup has no page of its own for."""
+
     key: str
     value: str
     swatch: str | None = None
@@ -326,6 +364,8 @@ class GenericRow:
 
 @dataclass
 class GenericGroup:
+    """A token group pinup has no page of its own for, shown as a table."""
+
     name: str
     anchor: str
     rows: list[GenericRow]
@@ -333,6 +373,8 @@ class GenericGroup:
 
 @dataclass
 class GenericSection:
+    """A prose section of the DESIGN.md that no other page shows."""
+
     heading: str
     anchor: str
     html: str
@@ -341,6 +383,8 @@ class GenericSection:
 
 @dataclass
 class ExtrasPage(Page):
+    """The extras page: sections and token groups that no other page shows."""
+
     sections: list[GenericSection] = field(default_factory=list)
     groups: list[GenericGroup] = field(default_factory=list)
 
@@ -350,6 +394,8 @@ class ExtrasPage(Page):
 
 @dataclass
 class SearchEntry:
+    """One entry of the site's search index: where it leads and the text it matches."""
+
     title: str
     page: str
     anchor: str
