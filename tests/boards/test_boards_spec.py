@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -261,7 +262,13 @@ def test_the_board_page_contract_is_the_schema_s_and_survives_without_a_source_f
     monkeypatch.setenv("PINUP_CACHE_DIR", str(tmp_path / "cache"))
     expected = (limits.field_limits(), limits.schema_version(), limits.v2_fields())
     assert expected[0]["comment"] > 0 and expected[1] >= 2 and "pins" in expected[2]
-    assert limits.page_contract() == expected  # computed and kept
-    assert limits.page_contract() == expected  # loaded from the cache
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
-    assert limits.page_contract() == expected  # asked of the module itself
+    assert limits.page_contract() == expected and limits.page_contract() is limits.page_contract()  # once
+    schema = sys.modules.pop("pinup_feedback.schema")  # as in a build process that never loaded it
+    try:
+        assert limits._cached_contract() == expected  # computed and kept
+        assert limits._cached_contract() == expected  # loaded from the cache
+        assert "pinup_feedback.schema" not in sys.modules
+        monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+        assert limits._cached_contract() == expected  # asked of the module itself
+    finally:
+        sys.modules["pinup_feedback.schema"] = schema

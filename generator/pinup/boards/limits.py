@@ -61,17 +61,31 @@ def v2_fields(schema: Any = None) -> list[str]:
     return sorted(getattr(model, "model_fields", {})) if model is not None else []
 
 
+#: the page contract, once worked out in this process (a build renders every board with it)
+_CONTRACT: list[tuple[dict[str, int], int, list[str]]] = []
+
+
 def page_contract() -> tuple[dict[str, int], int, list[str]]:
     """`field_limits()`, `schema_version()` and `v2_fields()` of the installed feedback schema.
 
     Kept in the build cache by the schema module's bytes (it imports nothing else of the app): a
     build whose board pages were made before need not import the schema, and pydantic with it, to
-    fill them in; a changed schema is a new key.
+    fill them in; a changed schema is a new key. A process that has the schema loaded already
+    (`pinup serve`) asks it; either way once per process.
     """
+    if not _CONTRACT:
+        _CONTRACT.append(_cached_contract())
+    return _CONTRACT[0]
+
+
+def _cached_contract() -> tuple[dict[str, int], int, list[str]]:
+    import sys
     from importlib.util import find_spec
 
     from pinup.build import cached
 
+    if "pinup_feedback.schema" in sys.modules:
+        return _contract()
     found = find_spec("pinup_feedback.schema")
     if found is None or not found.origin or not os.path.isfile(found.origin):  # no source file: ask the module
         return _contract()
