@@ -9,7 +9,7 @@ timed by phase (CPU time of the process: the lint, the page models, the renderin
 rest of the brand's files, the site cache, the search index), and the colour put back. Prints
 medians over the edits, and a full build into a fresh folder for the share.
 
-    .venv/bin/python bench/rebuild_phases.py [--edits 60]
+    .venv/bin/python bench/rebuild_phases.py [--edits 60] [--no-wait]
 """
 
 from __future__ import annotations
@@ -30,7 +30,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from freed_inodes import wait_after_cleanup
+
 ROOT = Path(__file__).resolve().parent.parent
+STAMP = Path(__file__).resolve().parent / ".rebuild-phases-cleaned"
 COLOUR = re.compile(r'^  [\w-]+: "#[0-9a-fA-F]{6}"', re.M)
 
 #: (module, function, phase) timed on each rebuild; nested phases are shown indented under theirs
@@ -62,6 +65,7 @@ def _timed(spent: dict[str, float], label: str, function: Callable[..., Any]) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--edits", type=int, default=60, help="one-token edits, each rebuilt once (at most 200)")
+    parser.add_argument("--no-wait", action="store_true", help="start at once after a previous run's clean-up")
     args = parser.parse_args()
     edits = max(1, min(args.edits, 200))
 
@@ -75,6 +79,7 @@ def main() -> None:
         module: ModuleType = importlib.import_module(module_name)
         setattr(module, name, _timed(spent, label, getattr(module, name)))
 
+    wait_after_cleanup(STAMP, args.no_wait)  # full builds into fresh folders create thousands of files
     gc.disable()  # as `pinup serve` builds (pinup.build.paused_gc)
     tmp = Path(tempfile.mkdtemp(prefix=".rebuild-phases-", dir=ROOT / "bench"))
     try:
@@ -122,6 +127,7 @@ def main() -> None:
             changed.write_text(original, "utf-8")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        STAMP.touch()
 
     def ms(values: list[float]) -> str:
         return f"{statistics.median(values) * 1000:6.2f} ms"
