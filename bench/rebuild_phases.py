@@ -7,7 +7,7 @@ then, N times: a build with nothing changed (timed), an edit of one brand's firs
 digits, a version no earlier edit made, so nothing is loaded from the site cache) and its rebuild,
 timed by phase (CPU time of the process: the lint, the page models, the rendering of pages, the
 rest of the brand's files, the site cache, the search index), and the colour put back. Prints
-medians over the edits, and a full build into a fresh folder for the share.
+medians over the edits, and the median of three full builds into fresh folders for the share.
 
     .venv/bin/python bench/rebuild_phases.py [--edits 60] [--no-wait]
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import functools
 import gc
+import importlib
 import os
 import random
 import re
@@ -70,8 +71,6 @@ def main() -> None:
     edits = max(1, min(args.edits, 200))
 
     sys.path.insert(0, str(ROOT / "generator"))
-    import importlib
-
     from pinup.brands import brand_refs_dir, load_manifest
 
     spent: dict[str, float] = {}
