@@ -182,11 +182,18 @@ def cached(design: bytes, options: str, make: Callable[[], _T], source: Path | N
     """
     from pinup.docsite import sitecache
 
-    key = sitecache.site_key(design, options=options, code=code_fingerprint())
+    code = code_fingerprint()
+    key = sitecache.site_key(design, options=options, code=code)
     slot = None if source is None else f"{options}|{source}"
     value = sitecache.load(key, slot)
     if value is None:
-        value = make()
+        if slot is None:
+            value = make()
+        else:
+            from pinup.docsite.prosememo import kept
+
+            with kept(slot, code):  # its unchanged prose is not read again (a new version after an edit)
+                value = make()
         sitecache.save(key, value, slot)
     return value
 

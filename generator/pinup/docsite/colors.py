@@ -7,7 +7,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pinup.designmd.colors import rgb_contrast as contrast
-from pinup.designmd.memo import remember
 from pinup.docsite.anchors import token_anchor
 from pinup.docsite.markdown import parser_for
 from pinup.docsite.models import (
@@ -19,10 +18,13 @@ from pinup.docsite.models import (
     ContrastPair,
     Swatch,
 )
+from pinup.docsite.prosememo import keep, memo, recall
 from pinup.docsite.sources import Sources
 from pinup.theme import best_on, describes_dark_default
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+
     from pinup.designmd.model import Color
 
 #: Machado et al. (2009) full-severity matrices, applied in linear RGB (feColorMatrix's default).
@@ -116,20 +118,27 @@ def _norm(text: str) -> str:
 
 
 def color_roles(
-    markdown: str, colors: dict[str, Color], tokens: list[Any] | None = None, *, allow_html: bool | None = None
+    markdown: str,
+    colors: dict[str, Color],
+    tokens: list[Any] | Callable[[], list[Any]] | None = None,
+    *,
+    allow_html: bool | None = None,
 ) -> dict[str, str]:
     """Token name -> the sentence of the prose that describes it (best match first).
 
+    `tokens`: the parsed `markdown`, or a function that parses it (called only when needed).
     `allow_html`: the parser setting `tokens` come from; when given, what the prose says is
-    remembered by (setting, prose), so a token edit does not read unchanged prose again.
+    remembered by (setting, prose), so a token edit does not read unchanged prose again
+    (`pinup.docsite.prosememo`: not in a new process either).
     """
     if allow_html is None:
-        items = _role_items(markdown, tokens)
+        items = _role_items(markdown, tokens() if callable(tokens) else tokens)
     else:
         key = (allow_html, markdown)
-        found = _ROLE_ITEMS.get(key)
+        found = recall("roles", key)
         if found is None:
-            found = remember(_ROLE_ITEMS, key, _role_items(markdown, tokens), _ROLE_ITEMS_MAX)
+            parsed = tokens() if callable(tokens) else tokens
+            found = keep("roles", key, _role_items(markdown, parsed), _ROLE_ITEMS_MAX)
         items = found
     roles: dict[str, str] = {}
     for name, color in colors.items():
@@ -159,7 +168,7 @@ def color_roles(
 
 _RoleItem = tuple[list[str], str, str, set[str], str]
 #: `_role_items` by (allow_html, Colors prose), for the life of the process (readers never change them)
-_ROLE_ITEMS: dict[tuple[bool, str], list[_RoleItem]] = {}
+_ROLE_ITEMS: dict[tuple[bool, str], list[_RoleItem]] = memo("roles")
 _ROLE_ITEMS_MAX = 256
 
 
@@ -309,7 +318,9 @@ def build_colors(src: Sources) -> ColorsPage:
     design = src.design
     prose = src.section_markdown("Colors")
     roles = (
-        color_roles(prose, design.colors, src.cache.tokens(prose), allow_html=src.allow_html) if prose.strip() else {}
+        color_roles(prose, design.colors, lambda: src.cache.tokens(prose), allow_html=src.allow_html)
+        if prose.strip()
+        else {}
     )
     light: list[Swatch] = []
     dark: list[Swatch] = []

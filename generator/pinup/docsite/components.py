@@ -5,15 +5,17 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from pinup.designmd.memo import remember
 from pinup.docsite.anchors import slugify, token_anchor
 from pinup.docsite.colors import prose_items
 from pinup.docsite.css import css_text, safe_value, style_attr, typography_declarations
 from pinup.docsite.models import ComponentGroup, ComponentsPage, ComponentVariant, PropRow
+from pinup.docsite.prosememo import keep, memo, recall
 from pinup.docsite.sources import Sources
 from pinup.theme import build_theme, contrast, mix
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+
     from pinup.theme import Theme
 
 _ELEMENTS: list[tuple[tuple[str, ...], str]] = [
@@ -185,24 +187,30 @@ def _field_declarations(props: dict[str, Any], label: str, colors: dict[str, Any
 
 
 def component_usage(
-    markdown: str, names: list[str], tokens: list[Any] | None = None, *, allow_html: bool | None = None
+    markdown: str,
+    names: list[str],
+    tokens: list[Any] | Callable[[], list[Any]] | None = None,
+    *,
+    allow_html: bool | None = None,
 ) -> dict[str, str]:
     """Base component -> the sentence(s) of the Components prose that describe it.
 
+    `tokens`: the parsed `markdown`, or a function that parses it (called only when needed).
     `allow_html`: the parser setting `tokens` come from; when given, the answer is remembered
-    by (setting, prose, names), so a token edit does not read unchanged prose again.
+    by (setting, prose, names), so a token edit does not read unchanged prose again
+    (`pinup.docsite.prosememo`: not in a new process either).
     """
     if allow_html is None:
-        return _usage(markdown, names, tokens)
+        return _usage(markdown, names, tokens() if callable(tokens) else tokens)
     key = (allow_html, markdown, tuple(names))
-    found = _USAGE.get(key)
+    found = recall("usage", key)
     if found is None:
-        found = remember(_USAGE, key, _usage(markdown, names, tokens), _USAGE_MAX)
+        found = keep("usage", key, _usage(markdown, names, tokens() if callable(tokens) else tokens), _USAGE_MAX)
     return dict(found)
 
 
 #: `_usage` by (allow_html, Components prose, base names), for the life of the process
-_USAGE: dict[tuple[bool, str, tuple[str, ...]], dict[str, str]] = {}
+_USAGE: dict[tuple[bool, str, tuple[str, ...]], dict[str, str]] = memo("usage")
 _USAGE_MAX = 256
 
 
@@ -284,7 +292,11 @@ def build_components(src: Sources, theme: Theme | None = None) -> ComponentsPage
     groups: list[ComponentGroup] = []
     prose = src.section_markdown("Components")
     bases = list(group_components(names))
-    usage = component_usage(prose, bases, src.cache.tokens(prose), allow_html=src.allow_html) if prose.strip() else {}
+    usage = (
+        component_usage(prose, bases, lambda: src.cache.tokens(prose), allow_html=src.allow_html)
+        if prose.strip()
+        else {}
+    )
     ring = theme.light.link
     for base, members in group_components(names).items():
         base_comp = design.components[base]

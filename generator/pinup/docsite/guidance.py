@@ -7,6 +7,7 @@ from typing import Any
 
 from pinup.docsite.markdown import markdown_parser, parser_for
 from pinup.docsite.models import GuidancePage
+from pinup.docsite.prosememo import keep, memo, recall
 from pinup.docsite.sources import Sources
 
 _DONT = re.compile(r"^\s*(don['’]?t|do not|never|avoid)\b", re.I)
@@ -62,9 +63,20 @@ def split_guidance(
     return dos, donts, other
 
 
+#: `split_guidance` by (allow_html, Do's and Don'ts prose), for the life of the process (and on
+#: disk: `pinup.docsite.prosememo`)
+_SPLIT: dict[tuple[bool, str], tuple[list[str], list[str], list[str]]] = memo("guidance")
+_SPLIT_MAX = 256
+
+
 def build_guidance(src: Sources) -> GuidancePage:
     markdown = src.section_markdown("Do's and Don'ts")
-    dos, donts, other = split_guidance(markdown, allow_html=src.allow_html, tokens=src.cache.tokens(markdown))
+    key = (src.allow_html, markdown)
+    found = recall("guidance", key)
+    if found is None:
+        split = split_guidance(markdown, allow_html=src.allow_html, tokens=src.cache.tokens(markdown))
+        found = keep("guidance", key, split, _SPLIT_MAX)
+    dos, donts, other = (list(part) for part in found)
     notes_html = "".join(f"<p>{h}</p>" for h in other)
     return GuidancePage(
         slug="guidelines",

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pinup.designmd.memo import remember
 from pinup.docsite.anchors import slugify
+from pinup.docsite.prosememo import keep, memo, recall
 
 if TYPE_CHECKING:  # pragma: no cover
     from markdown_it import MarkdownIt
@@ -65,18 +66,21 @@ def render_markdown(text: str, *, allow_html: bool = False, env: dict[str, Any] 
 #: token edit (`pinup serve`) parses none of the unchanged prose again. Readers never change
 #: the tokens (rendering only sets heading ids, the same ones each time).
 _PARSED: dict[tuple[bool, str], list[Any]] = {}
-#: and its HTML, by the same key: rendering depends only on the tokens (each render starts
-#: with a fresh env, so heading ids come out the same every time)
-_RENDERED: dict[tuple[bool, str], str] = {}
+#: and its HTML, by the same key (kept on disk too: `pinup.docsite.prosememo`): rendering depends
+#: only on the tokens (each render starts with a fresh env, so heading ids come out the same every time)
+_RENDERED: dict[tuple[bool, str], str] = memo("html")
 _PARSED_MAX = 2048
 
 
 class MarkdownCache:
-    """Parse each distinct text once per process: several pages read the same section's tokens."""
+    """Parse each distinct text once per process: several pages read the same section's tokens.
+
+    The parser is made (and markdown-it-py imported) only when a text must be parsed: a rebuild
+    whose prose products are all remembered (`pinup.docsite.prosememo`) never needs it.
+    """
 
     def __init__(self, allow_html: bool = False) -> None:
         self.allow_html = allow_html
-        self.md = markdown_parser(allow_html)
 
     def tokens(self, text: str) -> list[Any]:
         key = (self.allow_html, text)
@@ -89,11 +93,11 @@ class MarkdownCache:
         if not text.strip():
             return ""
         key = (self.allow_html, text)
-        found = _RENDERED.get(key)
+        found = recall("html", key)
         if found is None:
-            html = str(self.md.renderer.render(self.tokens(text), self.md.options, {}))
-            found = remember(_RENDERED, key, html, _PARSED_MAX)
-        return found
+            md = markdown_parser(self.allow_html)
+            found = keep("html", key, str(md.renderer.render(self.tokens(text), md.options, {})), _PARSED_MAX)
+        return str(found)
 
 
 def render_inline(text: str, *, allow_html: bool = False) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 
-from pinup.designmd.memo import remember
 from pinup.docsite.anchors import SECTION_PAGES, slugify
 from pinup.docsite.models import (
     ColorsPage,
@@ -19,6 +18,7 @@ from pinup.docsite.models import (
     SearchEntry,
     TypographyPage,
 )
+from pinup.docsite.prosememo import keep, memo, recall
 from pinup.docsite.sources import Sources
 
 _WS = re.compile(r"\s+")
@@ -29,17 +29,18 @@ def _prose_entries(src: Sources) -> list[SearchEntry]:
     entries: list[SearchEntry] = []
     for section in src.design.sections:
         key = (src.allow_html, section.heading, section.canonical, section.body)
-        found = _SECTION_ENTRIES.get(key)
+        found = recall("search", key)
         if found is None:
             found = _section_entries(src, section.heading, section.canonical, section.body)
-            remember(_SECTION_ENTRIES, key, found, _SECTION_ENTRIES_MAX)
+            keep("search", key, found, _SECTION_ENTRIES_MAX)
         entries.extend(SearchEntry(*fields) for fields in found)
     return entries
 
 
 #: a section's search entries (as fields) by (allow_html, heading, canonical name, body), for the
-#: life of the process: a rebuild after a token edit (`pinup serve`) walks no unchanged prose again
-_SECTION_ENTRIES: dict[tuple[bool, str, str | None, str], list[tuple[str, str, str, str, str]]] = {}
+#: life of the process (and on disk: `pinup.docsite.prosememo`): a rebuild after a token edit walks no
+#: unchanged prose again
+_SECTION_ENTRIES: dict[tuple[bool, str, str | None, str], list[tuple[str, str, str, str, str]]] = memo("search")
 _SECTION_ENTRIES_MAX = 2048
 
 

@@ -1,0 +1,163 @@
+"""What the page builders read out of a piece of prose, by the prose itself: in memory, and per DESIGN.md on disk.
+
+A one-token edit changes a DESIGN.md's hash, so its page models are built again, yet its prose
+did not change. Every product of the prose (rendered HTML, search entries, what the Colors and
+Components prose say of each token, the Do's and Don'ts cards) is remembered by the text it came
+from, in one memo per kind: within a process (`pinup serve`) a rebuild reads no unchanged prose
+again. Across processes, `kept` saves the products one build of a source used under that
+source's name, and the next build of the same source (a new `pinup build` after an edit) starts
+from them: unchanged prose is neither parsed nor rendered, and markdown-it-py is not even
+imported (its import is about a sixth of such a process's CPU time).
+
+A saved file also names the pinup code it was made by; files of other code are never read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pinup.designmd.memo import remember
+from pinup.docsite.cache import cache_root, enabled, usable_folder
+
+#: kind -> (its key -> the product); each module reads and fills its own kind
+MEMOS: dict[str, dict[Any, Any]] = {}
+#: bump when what a file holds changes (older files are then never read)
+FORMAT = 1
+_HEADER = b"pinup-prose\n"
+#: the products of the build running now, by (kind, key); None outside `kept`
+_recording: dict[tuple[str, Any], Any] | None = None
+#: file -> what this process last read from it or wrote to it (an edit loop rewrites nothing)
+_KNOWN: dict[str, dict[tuple[str, Any], Any]] = {}
+
+
+def memo(kind: str) -> dict[Any, Any]:
+    """The memo of `kind` (the same dict every time: modules keep it as a global)."""
+    return MEMOS.setdefault(kind, {})
+
+
+def recall(kind: str, key: Any) -> Any | None:
+    """The product of `kind` under `key`, or None; a product found is part of the running build."""
+    found = memo(kind).get(key)
+    if found is not None and _recording is not None:
+        _recording[(kind, key)] = found
+    return found
+
+
+def keep(kind: str, key: Any, value: Any, limit: int) -> Any:
+    """Remember `value` (which must not be None) and count it in the running build; return it."""
+    remember(memo(kind), key, value, limit)
+    if _recording is not None:
+        _recording[(kind, key)] = value
+    return value
+
+
+def folder() -> Path:
+    return cache_root() / "prose"
+
+
+@contextmanager
+def kept(source: str, code: str) -> Iterator[None]:
+    """Build `source` (a DESIGN.md's path and options) from the products its last build saved.
+
+    When the block ends without an error, the products it used are saved for the next build
+    of `source`, unless they are what was read (the prose did not change). `code`: the pinup
+    code's fingerprint, so a file made by other code is never used.
+    """
+    global _recording
+    if not enabled():
+        yield
+        return
+    path = folder() / (hashlib.sha256(source.encode()).hexdigest()[:32] + ".pickle")
+    known = _KNOWN.get(str(path))
+    if known is None:
+        known = _read(path, code)
+    for (kind, key), value in known.items():
+        memo(kind).setdefault(key, value)
+    outer, _recording = _recording, {}
+    try:
+        yield
+        used = _recording
+    finally:
+        _recording = outer
+    if outer is not None:
+        outer.update(used)
+    if used != known and _write(path, code, used):
+        _KNOWN[str(path)] = used
+
+
+def _read(path: Path, code: str) -> dict[tuple[str, Any], Any]:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return {}
+    if not data.startswith(_HEADER) or not usable_folder(path.parent):
+        return {}
+    try:
+        made_by, products = pickle.loads(data[len(_HEADER) :])
+    except Exception:  # a damaged or foreign file is no products, never a failed build
+        return {}
+    if made_by != f"{FORMAT}|{code}" or not isinstance(products, dict):
+        return {}
+    try:
+        os.utime(path)  # files in use survive pruning
+    except OSError:
+        pass
+    _KNOWN[str(path)] = products
+    return products
+
+
+def _write(path: Path, code: str, products: dict[tuple[str, Any], Any]) -> bool:
+    """Replace the file atomically (readers never see half of one); False when it could not be."""
+    if not usable_folder(path.parent):
+        return False
+    try:
+        data = _HEADER + pickle.dumps((f"{FORMAT}|{code}", products), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # a product that cannot be pickled: just do not save them
+        return False
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        return False
+    if not _PRUNED:
+        _PRUNED.append(True)
+        _prune(path.parent)
+    return True
+
+
+#: whether this process pruned the folder yet (once is enough: a build adds a file per source at most)
+_PRUNED: list[bool] = []
+#: files kept: one per source (a DESIGN.md and its options), a few to a few hundred KB each
+MAX_FILES = 400
+
+
+def _prune(where: Path) -> None:
+    """Remove the least recently written files beyond MAX_FILES; files others remove meanwhile are skipped."""
+    try:
+        with os.scandir(where) as listing:
+            found = [entry for entry in listing if entry.name.endswith(".pickle")]
+    except OSError:
+        return
+    if len(found) <= MAX_FILES:
+        return
+    dated = []
+    for entry in found:
+        try:
+            dated.append((entry.stat().st_mtime_ns, entry.path))
+        except OSError:
+            continue
+    dated.sort()
+    for _, old in dated[: len(dated) - MAX_FILES]:
+        try:
+            os.unlink(old)
+        except OSError:
+            pass

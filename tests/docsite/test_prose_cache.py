@@ -1,0 +1,172 @@
+"""The prose products one build saves let the next process rebuild an edited DESIGN.md without parsing its prose.
+
+`pinup.docsite.prosememo`: after a token edit, a new `pinup build` process must write exactly
+what a build without any cache writes, without importing markdown-it-py; after a prose edit it
+must parse the new prose (and still write the same as a build without cache). Files made by
+other code, damaged files and files in a folder others may write to are never used.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pinup.docsite import prosememo
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: one `pinup build` in a new process; prints whether it imported the Markdown parser
+BUILD = """
+import sys
+from pathlib import Path
+from pinup.build import BuildOptions, build_all
+build_all(BuildOptions(src=Path(sys.argv[1]), out=Path(sys.argv[2])))
+print("markdown_it" in sys.modules)
+"""
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PINUP_CACHE_DIR", str(folder))
+    monkeypatch.delenv("PINUP_NO_CACHE", raising=False)
+    return folder / "pinup" / "prose"
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def build_in_new_process(src: Path, out: Path, *, no_cache: bool = False) -> bool:
+    """Build `src` into `out` in a new process; True when it imported markdown-it-py."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "generator")}
+    if no_cache:
+        env["PINUP_NO_CACHE"] = "1"
+    done = subprocess.run(
+        [sys.executable, "-c", BUILD, str(src), str(out)], env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip().splitlines()[-1] == "True"
+
+
+def workspace(tmp_path: Path) -> Path:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    shutil.copy(ROOT / "site_src" / "DESIGN.md", ws / "DESIGN.md")
+    return ws
+
+
+def edit(design: Path, old: str, new: str) -> None:
+    text = design.read_text("utf-8")
+    assert old in text
+    design.write_text(text.replace(old, new, 1), "utf-8")
+
+
+def test_a_token_edit_is_rebuilt_without_parsing_prose_and_writes_what_no_cache_writes(
+    tmp_path: Path, cache: Path
+) -> None:
+    ws = workspace(tmp_path)
+    assert build_in_new_process(ws, tmp_path / "first")  # nothing saved yet: the prose is parsed
+    saved = list(cache.glob("*.pickle"))
+    assert len(saved) == 1
+    edit(ws / "DESIGN.md", 'primary: "#3d5a2a"', 'primary: "#3d5a2b"')
+    assert not build_in_new_process(ws, tmp_path / "edited")  # the prose came from the saved products
+    after = tree(tmp_path / "edited")
+    assert "#3d5a2b" in after["colors.html"].decode()
+    assert build_in_new_process(ws, tmp_path / "reference", no_cache=True)
+    assert after == tree(tmp_path / "reference")
+    assert list(cache.glob("*.pickle")) == saved  # one file per source, replaced, never added to
+
+
+def test_a_prose_edit_is_parsed_again_and_shows(tmp_path: Path, cache: Path) -> None:
+    ws = workspace(tmp_path)
+    build_in_new_process(ws, tmp_path / "first")
+    design = ws / "DESIGN.md"
+    overview = design.read_text("utf-8").split("## Overview", 1)[1].strip().split("\n", 1)[0]
+    edit(design, overview, "A sentence no earlier build rendered, with **bold** words.")
+    assert build_in_new_process(ws, tmp_path / "edited")
+    after = tree(tmp_path / "edited")
+    assert "A sentence no earlier build rendered, with <strong>bold</strong> words." in after["index.html"].decode()
+    build_in_new_process(ws, tmp_path / "reference", no_cache=True)
+    assert after == tree(tmp_path / "reference")
+    # the next process starts from the new prose: a token edit after it parses nothing again
+    edit(design, 'primary: "#3d5a2a"', 'primary: "#3d5a2c"')
+    assert not build_in_new_process(ws, tmp_path / "again")
+
+
+def test_products_of_other_code_or_damaged_files_are_never_used(cache: Path) -> None:
+    key = (False, "Some *prose*.")
+    with prosememo.kept("a source", "code A"):
+        prosememo.keep("html", key, "<p>made by code A</p>", 8)
+    [saved] = cache.glob("*.pickle")
+    prosememo.MEMOS["html"].pop(key)
+    prosememo._KNOWN.clear()
+    with prosememo.kept("a source", "code B"):
+        assert prosememo.recall("html", key) is None  # another pinup: its products may differ
+    prosememo._KNOWN.clear()
+    saved.write_bytes(b"pinup-prose\n" + b"\x80\x05 not a pickle")
+    with prosememo.kept("a source", "code A"):
+        assert prosememo.recall("html", key) is None
+    prosememo._KNOWN.clear()
+    with prosememo.kept("a source", "code A"):
+        prosememo.keep("html", key, "<p>made by code A</p>", 8)
+    prosememo.MEMOS["html"].pop(key)
+    prosememo._KNOWN.clear()
+    with prosememo.kept("a source", "code A"):
+        assert prosememo.recall("html", key) == "<p>made by code A</p>"
+    prosememo.MEMOS["html"].pop(key)
+
+
+def test_a_folder_others_can_write_to_is_never_read(cache: Path) -> None:
+    key = (False, "Shared *prose*.")
+    with prosememo.kept("shared source", "code"):
+        prosememo.keep("html", key, "<p>planted</p>", 8)
+    prosememo.MEMOS["html"].pop(key)
+    prosememo._KNOWN.clear()
+    cache.chmod(0o777)
+    try:
+        with prosememo.kept("shared source", "code"):
+            assert prosememo.recall("html", key) is None
+    finally:
+        cache.chmod(0o700)
+
+
+def test_an_unchanged_prose_is_not_written_again_and_a_failed_build_saves_nothing(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    writes: list[str] = []
+    write = prosememo._write
+    monkeypatch.setattr(prosememo, "_write", lambda *args: writes.append(args[1]) or write(*args))
+    key = (False, "Loop *prose*.")
+    for _ in range(3):  # an edit loop: each build reads the same prose
+        with prosememo.kept("loop source", "code"):
+            if prosememo.recall("html", key) is None:
+                prosememo.keep("html", key, "<p>loop</p>", 8)
+    assert writes == ["code"]
+    with pytest.raises(RuntimeError), prosememo.kept("loop source", "code"):
+        prosememo.keep("html", (False, "half a build"), "<p>half</p>", 8)
+        raise RuntimeError("the build failed")
+    assert writes == ["code"]
+    for found in list(prosememo.MEMOS["html"]):
+        if found in (key, (False, "half a build")):
+            prosememo.MEMOS["html"].pop(found)
+
+
+def test_old_files_are_pruned(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(prosememo, "MAX_FILES", 3)
+    monkeypatch.setattr(prosememo, "_PRUNED", [])
+    cache.mkdir(parents=True, mode=0o700)
+    for number in range(5):
+        old = cache / f"old{number}.pickle"
+        old.write_bytes(b"")
+        os.utime(old, ns=(number * 10**9, number * 10**9))
+    with prosememo.kept("new source", "code"):
+        prosememo.keep("html", (False, "pruning"), "<p>p</p>", 8)
+    left = sorted(p.name for p in cache.glob("*.pickle"))
+    assert len(left) == 3
+    assert "old0.pickle" not in left and "old1.pickle" not in left and "old2.pickle" not in left
+    prosememo.MEMOS["html"].pop((False, "pruning"))
