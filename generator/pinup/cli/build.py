@@ -1,38 +1,20 @@
-"""`pinup build` and `pinup gallery`: static design-system sites (and boards) from DESIGN.md files."""
+"""`pinup build` and `pinup gallery`: static design-system sites (and boards) from DESIGN.md files.
+
+The commands' bodies are in `pinup.cli.buildrun`, which also runs their plain command lines
+without click (see there); these are their click forms: options, help and messages.
+"""
 
 from __future__ import annotations
 
-import functools
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-if TYPE_CHECKING:  # pragma: no cover
-    from rich.progress import Progress
+from pinup.cli.buildrun import FONTS as FONT_CHOICES
+from pinup.cli.buildrun import CommandError, run_build, run_gallery
 
-    from pinup.gallery import GalleryResult
-
-FONTS = click.Choice(["system", "google"])
-
-
-def _progress_bar(total_hint: int) -> Progress | None:
-    """A rich progress bar on stderr for long builds on a terminal; None otherwise."""
-    if not sys.stderr.isatty() or total_hint < 8:
-        return None
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
+FONTS = click.Choice(list(FONT_CHOICES))
 
 
 @click.command()
@@ -87,69 +69,12 @@ def build(
     or the pinup-example/ copy `pinup serve` made). When a `pinup serve` is serving the output,
     it is told, and open boards move to their new round in the same tab.
     """
-    from pinup.build import BuildError, BuildOptions, build_all
-    from pinup.workspace import WorkspaceNotFound, resolve
-
     try:
-        ws = resolve(src.parent if src is not None and src.is_file() else src, out)
-    except WorkspaceNotFound as exc:
-        raise click.ClickException(str(exc)) from None
-    src_path = src if src is not None and src.is_file() else ws.src  # SRC may name a DESIGN.md
-    options = BuildOptions(
-        src=src_path,
-        out=ws.out,
-        clean=clean,
-        strict=strict,
-        allow_html=allow_html,
-        fonts=fonts,
-        templates=templates,
-        inline=inline,
-        api_url=api_url,
-        store=store,
-        results=results,
-    )
-    from pinup.serve.notify import running_server
-
-    server = running_server(ws.out)
-    before = server.boards() if server is not None else {}
-    bar = _progress_bar(12)
-    try:
-        if bar is None:
-            result = build_all(options)
-        else:
-            with bar:
-                task = bar.add_task("Building pages", total=None)
-
-                def step(name: str, done: int, total: int) -> None:
-                    bar.update(task, completed=done, total=total, description=f"Building {name}")
-
-                result = build_all(options, progress=step)
-    except BuildError as exc:
+        status = run_build(src, out, clean, strict, allow_html, fonts, templates, inline, api_url, results, store)
+    except CommandError as exc:
         raise click.ClickException(str(exc)) from exc
-    summary = result.report.summary
-    click.echo(
-        f"Built {len(result.pages)} pages into {_shown(ws.out)}/ in {result.seconds:.2f}s "
-        f"({result.written} written, {result.skipped} unchanged, {result.removed} removed); "
-        f"lint: {summary.errors} errors, {summary.warnings} warnings",
-        err=True,
-    )
-    if server is not None:
-        click.echo(server.notify(before), err=True)
-    if not result.ok:
-        click.echo(
-            f"error: --strict and the DESIGN.md has {summary.errors} errors and {summary.warnings} warnings "
-            "(extended checks included)",
-            err=True,
-        )
-        sys.exit(1)
-
-
-def _shown(path: Path) -> str:
-    """The path relative to the current folder when it is below it (shorter messages), else absolute."""
-    try:
-        return str(path.relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+    if status:
+        sys.exit(status)
 
 
 @click.command()
@@ -173,30 +98,7 @@ def _shown(path: Path) -> str:
 )
 def gallery(out: Path, clean: bool, fonts: str, jobs: int) -> None:
     """Build a browsable site for every bundled brand design system, with an index linking them all."""
-    from pinup.brands import BrandError
-    from pinup.build import BuildError
-    from pinup.gallery import build_gallery
-
     try:
-        _gallery(out, clean, fonts, functools.partial(build_gallery, jobs=jobs))
-    except (BrandError, BuildError) as exc:
+        run_gallery(out, clean, fonts, jobs)
+    except CommandError as exc:
         raise click.ClickException(str(exc)) from exc
-
-
-def _gallery(out: Path, clean: bool, fonts: str, build_gallery: Callable[..., GalleryResult]) -> None:
-    bar = _progress_bar(25)
-    if bar is None:
-        result = build_gallery(out, clean=clean, fonts=fonts)
-    else:
-        with bar:
-            task = bar.add_task("Building brands", total=None)
-
-            def step(name: str, done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total, description=f"Building {name}")
-
-            result = build_gallery(out, clean=clean, fonts=fonts, progress=step)
-    click.echo(
-        f"Built {len(result.brands)} brand sites into {out}/ in {result.seconds:.2f}s "
-        f"({result.written} written, {result.skipped} unchanged)",
-        err=True,
-    )
