@@ -141,7 +141,34 @@ def code_fingerprint(templates: str | None = None) -> str:
         skip = {str(PACKAGE / "_data")} if root == PACKAGE else set()
         for path, st in sorted(_files(str(root), skip), key=lambda found: found[0]):
             h.update(f"{path}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    h.update(_libraries().encode())
     return h.hexdigest()
+
+
+#: the libraries whose work the cached page models and pages hold: the YAML and Markdown parsers
+#: (what the lint read, the prose's HTML) and the template engine
+LIBRARIES = ("ruamel/yaml", "markdown_it", "mdurl", "jinja2", "markupsafe")
+
+
+def _libraries() -> str:
+    """Where each of LIBRARIES is installed and when its folder last changed, without importing it.
+
+    Installing another version replaces the package's files, which changes its folder's mtime: a
+    cache entry made with the old version (a different rendering of the same prose) is not reused.
+    """
+    from importlib.machinery import PathFinder
+
+    found = []
+    for library in LIBRARIES:
+        name, _, inner = library.partition("/")  # ruamel.yaml: a namespace package's part
+        spec = PathFinder.find_spec(name)
+        folders = list(spec.submodule_search_locations or []) if spec is not None else []
+        for folder in sorted(os.path.join(f, inner) if inner else f for f in folders):
+            try:
+                found.append(f"{name}:{folder}:{os.stat(folder).st_mtime_ns}")
+            except OSError:
+                found.append(f"{name}:{folder}:-")
+    return "\n".join(found)
 
 
 def _files(root: str, skip: set[str]) -> list[tuple[str, os.stat_result]]:

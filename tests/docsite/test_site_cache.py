@@ -294,3 +294,28 @@ def test_a_put_off_version_is_found_in_the_process_and_saved_by_save_pending(
     assert len(list(cache.glob("*.pickle"))) == 3
     sitecache.save_pending()
     assert len(list(cache.glob("*.pickle"))) == 4  # "two", put off before the fork, written now
+
+
+def test_another_version_of_a_library_makes_new_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page models hold the YAML and Markdown parsers' work (and pages, the template engine's):
+    installing another version of one replaces its files, and no entry made with the old one is used."""
+    from pinup import build
+
+    lib = tmp_path / "site" / "fakelib"
+    lib.mkdir(parents=True)
+    (lib / "__init__.py").write_text("VERSION = 1\n")
+    os.utime(lib, ns=(10**9, 10**9))  # installed long ago (the kernel's clock is too coarse to tell two writes apart)
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setattr(build, "LIBRARIES", (*build.LIBRARIES, "fakelib"))
+    build.code_fingerprint.cache_clear()
+    before = build.code_fingerprint()
+    assert str(lib) in build._libraries()
+    assert build.code_fingerprint() == before  # the same install, the same key
+    (lib / "__init__.py").unlink()  # what `pip install -U` does: the old files go, the new ones come
+    (lib / "__init__.py").write_text("VERSION = 2\n")
+    (lib / "new_module.py").write_text("")
+    build.code_fingerprint.cache_clear()
+    try:
+        assert build.code_fingerprint() != before
+    finally:
+        build.code_fingerprint.cache_clear()
