@@ -158,3 +158,39 @@ def test_build_and_gallery_give_what_the_click_commands_give(tmp_path: Path) -> 
             assert fast.stderr.startswith("Error: workspace not found") and not fast_out.exists()
         else:
             assert _tree(fast_out) and _tree(fast_out) == _tree(slow_out), case
+
+
+def test_a_terminal_sees_a_progress_bar_while_the_gallery_builds(tmp_path: Path) -> None:
+    """On a terminal, long builds draw a progress bar on stderr (rich), then say what they built."""
+    import pty
+
+    env = {**os.environ, "PINUP_CACHE_DIR": str(tmp_path / "cache"), "COLUMNS": "100"}
+    env.pop("PINUP_NO_CACHE", None)
+    primary, secondary = pty.openpty()
+    chunks = []
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "pinup", "gallery", "--out", str(tmp_path / "g")],
+            stdout=subprocess.PIPE,
+            stderr=secondary,
+            env=env,
+            cwd=tmp_path,
+        )
+        os.close(secondary)  # the child holds the terminal now: reading ends when it exits
+        while True:  # read as it writes, so a slow build never fills the terminal's buffer
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:  # EIO: the child closed its end
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        stdout, _ = child.communicate(timeout=300)
+        status = child.returncode
+    finally:
+        os.close(primary)
+    shown = b"".join(chunks).decode("utf-8", "replace")
+    assert status == 0, shown
+    assert "Building " in shown and "\u2501" in shown  # the bar's "━" segments
+    assert "Built 25 brand sites into" in shown
+    assert stdout == b""

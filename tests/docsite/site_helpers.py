@@ -1,8 +1,10 @@
-"""Shared helpers for the site tests: DESIGN.md snippets and a one-call builder."""
+"""Shared helpers for the site tests: DESIGN.md snippets, a one-call builder, a private cache, a tree reader."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 MINIMAL = """---
 name: Tiny
@@ -47,3 +49,16 @@ def build(src: Path, out: Path, **kwargs: object):  # type: ignore[no-untyped-de
     from pinup.build import BuildOptions, build_all
 
     return build_all(BuildOptions(src=src, out=out, **kwargs))  # type: ignore[arg-type]
+
+
+def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point pinup's cache at a folder of this test's own (on, whatever the environment says); its `pinup/`."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PINUP_CACHE_DIR", str(folder))
+    monkeypatch.delenv("PINUP_NO_CACHE", raising=False)
+    return folder / "pinup"
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder` by its relative path: two builds compare equal only byte for byte."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}

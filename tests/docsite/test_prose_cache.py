@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from site_helpers import private_cache, tree
 
 from pinup.docsite import prosememo
 
@@ -32,14 +33,7 @@ print("markdown_it" in sys.modules)
 
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PINUP_CACHE_DIR", str(folder))
-    monkeypatch.delenv("PINUP_NO_CACHE", raising=False)
-    return folder / "pinup" / "prose"
-
-
-def tree(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return private_cache(tmp_path, monkeypatch) / "prose"
 
 
 def build_in_new_process(src: Path, out: Path, *, no_cache: bool = False) -> bool:

@@ -15,20 +15,14 @@ import warnings
 from pathlib import Path
 
 import pytest
+from site_helpers import private_cache, tree
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PINUP_CACHE_DIR", str(folder))
-    monkeypatch.delenv("PINUP_NO_CACHE", raising=False)
-    return folder / "pinup" / "sites"
-
-
-def tree(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return private_cache(tmp_path, monkeypatch) / "sites"
 
 
 def site_build(src: Path, out: Path) -> dict[str, bytes]:

@@ -17,6 +17,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from site_helpers import private_cache, tree
 
 from pinup.brands import MANIFEST as BRANDS_MANIFEST
 from pinup.brands import brand_refs_dir
@@ -30,12 +31,7 @@ BRANDS = 3  # enough for shared pages (the gallery index) and untouched neighbou
 
 @pytest.fixture(autouse=True)
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PINUP_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.delenv("PINUP_NO_CACHE", raising=False)
-
-
-def tree(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    private_cache(tmp_path, monkeypatch)
 
 
 def stamps(folder: Path) -> dict[str, tuple[int, int]]:

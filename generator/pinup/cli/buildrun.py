@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any
+    from collections.abc import Callable
+    from typing import Any, TypeVar
 
-    from rich.progress import Progress
+    T = TypeVar("T")
 
 
 class CommandError(Exception):
@@ -126,14 +127,14 @@ def _echo(message: str) -> None:
     sys.stderr.flush()
 
 
-def progress_bar(total_hint: int) -> Progress | None:
-    """A rich progress bar on stderr for long builds on a terminal; None otherwise."""
+def with_progress(what: str, total_hint: int, run: Callable[..., T]) -> T:
+    """`run()`; on a terminal, for long builds, `run(progress=step)` under a rich progress bar on stderr."""
     if not sys.stderr.isatty() or total_hint < 8:
-        return None
+        return run()
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    return Progress(
+    bar = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -141,6 +142,13 @@ def progress_bar(total_hint: int) -> Progress | None:
         console=Console(stderr=True),
         transient=True,
     )
+    with bar:
+        task = bar.add_task(f"Building {what}", total=None)
+
+        def step(name: str, done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total, description=f"Building {name}")
+
+        return run(progress=step)
 
 
 def run_build(
@@ -182,18 +190,8 @@ def run_build(
 
     server = running_server(ws.out)
     before = server.boards() if server is not None else {}
-    bar = progress_bar(12)
     try:
-        if bar is None:
-            result = build_all(options)
-        else:
-            with bar:
-                task = bar.add_task("Building pages", total=None)
-
-                def step(name: str, done: int, total: int) -> None:
-                    bar.update(task, completed=done, total=total, description=f"Building {name}")
-
-                result = build_all(options, progress=step)
+        result = with_progress("pages", 12, lambda **progress: build_all(options, **progress))
     except BuildError as exc:
         raise CommandError(str(exc)) from exc
     summary = result.report.summary
@@ -232,18 +230,10 @@ def run_gallery(
     from pinup.build import BuildError
     from pinup.gallery import build_gallery
 
-    bar = progress_bar(25)
     try:
-        if bar is None:
-            result = build_gallery(out, clean=clean, fonts=fonts, jobs=jobs)
-        else:
-            with bar:
-                task = bar.add_task("Building brands", total=None)
-
-                def step(name: str, done: int, total: int) -> None:
-                    bar.update(task, completed=done, total=total, description=f"Building {name}")
-
-                result = build_gallery(out, clean=clean, fonts=fonts, progress=step, jobs=jobs)
+        result = with_progress(
+            "brands", 25, lambda **progress: build_gallery(out, clean=clean, fonts=fonts, jobs=jobs, **progress)
+        )
     except (BrandError, BuildError) as exc:
         raise CommandError(str(exc)) from exc
     _echo(
