@@ -20,6 +20,8 @@ from site_helpers import private_cache, tree
 from pinup.docsite import prosememo
 
 ROOT = Path(__file__).resolve().parents[2]
+#: a kind of product of these tests' own, so they never touch what the page builders keep
+prosememo.memo("test", 8)
 
 #: one `pinup build` in a new process; prints whether it imported the Markdown parser
 BUILD = """
@@ -95,36 +97,36 @@ def test_a_prose_edit_is_parsed_again_and_shows(tmp_path: Path, cache: Path) -> 
 def test_products_of_other_code_or_damaged_files_are_never_used(cache: Path) -> None:
     key = (False, "Some *prose*.")
     with prosememo.kept("a source", "code A"):
-        prosememo.keep("html", key, "<p>made by code A</p>", 8)
+        prosememo.keep("test", key, "<p>made by code A</p>")
     [saved] = cache.glob("*.pickle")
-    prosememo.MEMOS["html"].pop(key)
+    prosememo.MEMOS["test"].pop(key)
     prosememo._KNOWN.clear()
     with prosememo.kept("a source", "code B"):
-        assert prosememo.recall("html", key) is None  # another pinup: its products may differ
+        assert prosememo.recall("test", key) is None  # another pinup: its products may differ
     prosememo._KNOWN.clear()
     saved.write_bytes(b"pinup-prose\n" + b"\x80\x05 not a pickle")
     with prosememo.kept("a source", "code A"):
-        assert prosememo.recall("html", key) is None
+        assert prosememo.recall("test", key) is None
     prosememo._KNOWN.clear()
     with prosememo.kept("a source", "code A"):
-        prosememo.keep("html", key, "<p>made by code A</p>", 8)
-    prosememo.MEMOS["html"].pop(key)
+        prosememo.keep("test", key, "<p>made by code A</p>")
+    prosememo.MEMOS["test"].pop(key)
     prosememo._KNOWN.clear()
     with prosememo.kept("a source", "code A"):
-        assert prosememo.recall("html", key) == "<p>made by code A</p>"
-    prosememo.MEMOS["html"].pop(key)
+        assert prosememo.recall("test", key) == "<p>made by code A</p>"
+    prosememo.MEMOS["test"].pop(key)
 
 
 def test_a_folder_others_can_write_to_is_never_read(cache: Path) -> None:
     key = (False, "Shared *prose*.")
     with prosememo.kept("shared source", "code"):
-        prosememo.keep("html", key, "<p>planted</p>", 8)
-    prosememo.MEMOS["html"].pop(key)
+        prosememo.keep("test", key, "<p>planted</p>")
+    prosememo.MEMOS["test"].pop(key)
     prosememo._KNOWN.clear()
     cache.chmod(0o777)
     try:
         with prosememo.kept("shared source", "code"):
-            assert prosememo.recall("html", key) is None
+            assert prosememo.recall("test", key) is None
     finally:
         cache.chmod(0o700)
 
@@ -138,16 +140,16 @@ def test_an_unchanged_prose_is_not_written_again_and_a_failed_build_saves_nothin
     key = (False, "Loop *prose*.")
     for _ in range(3):  # an edit loop: each build reads the same prose
         with prosememo.kept("loop source", "code"):
-            if prosememo.recall("html", key) is None:
-                prosememo.keep("html", key, "<p>loop</p>", 8)
+            if prosememo.recall("test", key) is None:
+                prosememo.keep("test", key, "<p>loop</p>")
     assert writes == ["code"]
     with pytest.raises(RuntimeError), prosememo.kept("loop source", "code"):
-        prosememo.keep("html", (False, "half a build"), "<p>half</p>", 8)
+        prosememo.keep("test", (False, "half a build"), "<p>half</p>")
         raise RuntimeError("the build failed")
     assert writes == ["code"]
-    for found in list(prosememo.MEMOS["html"]):
+    for found in list(prosememo.MEMOS["test"]):
         if found in (key, (False, "half a build")):
-            prosememo.MEMOS["html"].pop(found)
+            prosememo.MEMOS["test"].pop(found)
 
 
 def test_old_files_are_pruned(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -159,8 +161,8 @@ def test_old_files_are_pruned(cache: Path, monkeypatch: pytest.MonkeyPatch) -> N
         old.write_bytes(b"")
         os.utime(old, ns=(number * 10**9, number * 10**9))
     with prosememo.kept("new source", "code"):
-        prosememo.keep("html", (False, "pruning"), "<p>p</p>", 8)
+        prosememo.keep("test", (False, "pruning"), "<p>p</p>")
     left = sorted(p.name for p in cache.glob("*.pickle"))
     assert len(left) == 3
     assert "old0.pickle" not in left and "old1.pickle" not in left and "old2.pickle" not in left
-    prosememo.MEMOS["html"].pop((False, "pruning"))
+    prosememo.MEMOS["test"].pop((False, "pruning"))

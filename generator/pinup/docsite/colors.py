@@ -138,7 +138,7 @@ def color_roles(
         found = recall("roles", key)
         if found is None:
             parsed = tokens() if callable(tokens) else tokens
-            found = keep("roles", key, _role_items(markdown, parsed), _ROLE_ITEMS_MAX)
+            found = keep("roles", key, _role_items(markdown, parsed))
         items = found
     roles: dict[str, str] = {}
     for name, color in colors.items():
@@ -168,8 +168,7 @@ def color_roles(
 
 _RoleItem = tuple[list[str], str, str, set[str], str]
 #: `_role_items` by (allow_html, Colors prose), for the life of the process (readers never change them)
-_ROLE_ITEMS: dict[tuple[bool, str], list[_RoleItem]] = memo("roles")
-_ROLE_ITEMS_MAX = 256
+_ROLE_ITEMS: dict[tuple[bool, str], list[_RoleItem]] = memo("roles", 256)
 
 
 def _role_items(markdown: str, tokens: list[Any] | None) -> list[_RoleItem]:

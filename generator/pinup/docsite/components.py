@@ -205,13 +205,12 @@ def component_usage(
     key = (allow_html, markdown, tuple(names))
     found = recall("usage", key)
     if found is None:
-        found = keep("usage", key, _usage(markdown, names, tokens() if callable(tokens) else tokens), _USAGE_MAX)
+        found = keep("usage", key, _usage(markdown, names, tokens() if callable(tokens) else tokens))
     return dict(found)
 
 
 #: `_usage` by (allow_html, Components prose, base names), for the life of the process
-_USAGE: dict[tuple[bool, str, tuple[str, ...]], dict[str, str]] = memo("usage")
-_USAGE_MAX = 256
+_USAGE: dict[tuple[bool, str, tuple[str, ...]], dict[str, str]] = memo("usage", 256)
 
 
 def _usage(markdown: str, names: list[str], tokens: list[Any] | None) -> dict[str, str]:

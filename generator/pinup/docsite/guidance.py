@@ -65,8 +65,7 @@ def split_guidance(
 
 #: `split_guidance` by (allow_html, Do's and Don'ts prose), for the life of the process (and on
 #: disk: `pinup.docsite.prosememo`)
-_SPLIT: dict[tuple[bool, str], tuple[list[str], list[str], list[str]]] = memo("guidance")
-_SPLIT_MAX = 256
+_SPLIT: dict[tuple[bool, str], tuple[list[str], list[str], list[str]]] = memo("guidance", 256)
 
 
 def build_guidance(src: Sources) -> GuidancePage:
@@ -75,7 +74,7 @@ def build_guidance(src: Sources) -> GuidancePage:
     found = recall("guidance", key)
     if found is None:
         split = split_guidance(markdown, allow_html=src.allow_html, tokens=src.cache.tokens(markdown))
-        found = keep("guidance", key, split, _SPLIT_MAX)
+        found = keep("guidance", key, split)
     dos, donts, other = (list(part) for part in found)
     notes_html = "".join(f"<p>{h}</p>" for h in other)
     return GuidancePage(

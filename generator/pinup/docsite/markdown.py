@@ -68,8 +68,8 @@ def render_markdown(text: str, *, allow_html: bool = False, env: dict[str, Any] 
 _PARSED: dict[tuple[bool, str], list[Any]] = {}
 #: and its HTML, by the same key (kept on disk too: `pinup.docsite.prosememo`): rendering depends
 #: only on the tokens (each render starts with a fresh env, so heading ids come out the same every time)
-_RENDERED: dict[tuple[bool, str], str] = memo("html")
 _PARSED_MAX = 2048
+_RENDERED: dict[tuple[bool, str], str] = memo("html", _PARSED_MAX)
 
 
 class MarkdownCache:
@@ -96,7 +96,7 @@ class MarkdownCache:
         found = recall("html", key)
         if found is None:
             md = markdown_parser(self.allow_html)
-            found = keep("html", key, str(md.renderer.render(self.tokens(text), md.options, {})), _PARSED_MAX)
+            found = keep("html", key, str(md.renderer.render(self.tokens(text), md.options, {})))
         return str(found)
 
 

@@ -27,6 +27,8 @@ from pinup.docsite.cache import cache_root, enabled, usable_folder
 
 #: kind -> (its key -> the product); each module reads and fills its own kind
 MEMOS: dict[str, dict[Any, Any]] = {}
+#: kind -> how many products of it a process keeps (the oldest go first)
+LIMITS: dict[str, int] = {}
 #: bump when what a file holds changes (older files are then never read)
 FORMAT = 1
 _HEADER = b"pinup-prose\n"
@@ -36,22 +38,23 @@ _recording: dict[tuple[str, Any], Any] | None = None
 _KNOWN: dict[str, dict[tuple[str, Any], Any]] = {}
 
 
-def memo(kind: str) -> dict[Any, Any]:
-    """The memo of `kind` (the same dict every time: modules keep it as a global)."""
+def memo(kind: str, limit: int) -> dict[Any, Any]:
+    """The memo of `kind`, keeping at most `limit` products (the same dict every time: modules keep it as a global)."""
+    LIMITS[kind] = limit
     return MEMOS.setdefault(kind, {})
 
 
 def recall(kind: str, key: Any) -> Any | None:
     """The product of `kind` under `key`, or None; a product found is part of the running build."""
-    found = memo(kind).get(key)
+    found = MEMOS[kind].get(key)
     if found is not None and _recording is not None:
         _recording[(kind, key)] = found
     return found
 
 
-def keep(kind: str, key: Any, value: Any, limit: int) -> Any:
+def keep(kind: str, key: Any, value: Any) -> Any:
     """Remember `value` (which must not be None) and count it in the running build; return it."""
-    remember(memo(kind), key, value, limit)
+    remember(MEMOS[kind], key, value, LIMITS[kind])
     if _recording is not None:
         _recording[(kind, key)] = value
     return value
@@ -78,7 +81,8 @@ def kept(source: str, code: str) -> Iterator[None]:
     if known is None:
         known = _read(path, code)
     for (kind, key), value in known.items():
-        memo(kind).setdefault(key, value)
+        if kind in MEMOS and key not in MEMOS[kind]:
+            remember(MEMOS[kind], key, value, LIMITS[kind])
     outer, _recording = _recording, {}
     try:
         yield

@@ -32,7 +32,7 @@ def _prose_entries(src: Sources) -> list[SearchEntry]:
         found = recall("search", key)
         if found is None:
             found = _section_entries(src, section.heading, section.canonical, section.body)
-            keep("search", key, found, _SECTION_ENTRIES_MAX)
+            keep("search", key, found)
         entries.extend(SearchEntry(*fields) for fields in found)
     return entries
 
@@ -40,8 +40,7 @@ def _prose_entries(src: Sources) -> list[SearchEntry]:
 #: a section's search entries (as fields) by (allow_html, heading, canonical name, body), for the
 #: life of the process (and on disk: `pinup.docsite.prosememo`): a rebuild after a token edit walks no
 #: unchanged prose again
-_SECTION_ENTRIES: dict[tuple[bool, str, str | None, str], list[tuple[str, str, str, str, str]]] = memo("search")
-_SECTION_ENTRIES_MAX = 2048
+_SECTION_ENTRIES: dict[tuple[bool, str, str | None, str], list[tuple[str, str, str, str, str]]] = memo("search", 2048)
 
 
 def _section_entries(
