@@ -429,6 +429,14 @@ def main() -> None:
             f"  whole-process rebuild floor (start-up, CLI, the imports one changed DESIGN.md needs, its lint; "
             f"no pages): CPU {r_floor:.2f}s = {r_floor / cpu['pinup']:.0%} of a full pinup build"
         )
+        for _ in range(args.runs):  # what any new process that renders a page pays before it reads anything
+            _run([sys.executable, "-c", "pass"], env, "python")
+            _run([sys.executable, "-c", "import gc; gc.disable(); import jinja2"], env, "jinja2")
+        started, jinja = statistics.median(CPU["python"]), statistics.median(CPU["jinja2"])
+        print(
+            f"  of which starting Python: CPU {started * 1000:.0f} ms = {started / cpu['pinup']:.0%}; starting it and "
+            f"importing Jinja2 (every page needs it): {jinja * 1000:.0f} ms = {jinja / cpu['pinup']:.0%} of a full pinup build"
+        )
         changed.write_text(original, "utf-8")
         inproc = []
         # the digit before the last one: each cycle of each run puts in a digit no other one did
