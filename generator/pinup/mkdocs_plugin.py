@@ -134,19 +134,14 @@ class PinupPlugin(BasePlugin[PinupConfig]):
         return f"{self.folder}/{slug}.md"
 
     def on_config(self, config: Any) -> Any:
-        from pinup.designmd.lint import lint_path
-        from pinup.docsite.pages import build_site_model
-
         root = Path(config.config_file_path or ".").resolve().parent
         path = Path(self.config.design_md)
         self.design_path = path if path.is_absolute() else root / path
         if not self.design_path.is_file():
             raise PluginError(f"pinup: design_md not found: {self.design_path}")
-        # the lint page lists extended findings too; the pages only read the report: no pydantic
-        report = lint_path(self.design_path, extended=True, light=True)
-        if report.summary.errors:
-            log.info("%s has %d lint errors (see the lint report page)", self.design_path, report.summary.errors)
-        self.site = build_site_model(report, allow_html=self.config.allow_html)
+        self.site = self._site_model(self.design_path)
+        if self.site.errors:
+            log.info("%s has %d lint errors (see the lint report page)", self.design_path, self.site.errors)
         self._pages = {self._uri(p.slug): p for p in self.site.pages}
         assets = ("theme.css", "pinup.css", "material.css") if _is_material(config) else ("theme.css", "pinup.css")
         for asset in assets:
@@ -159,6 +154,28 @@ class PinupPlugin(BasePlugin[PinupConfig]):
         if config.nav is not None:
             config.nav.append({self.config.section: [{p.title: self._uri(p.slug)} for p in self.site.pages]})
         return config
+
+    def _site_model(self, design_path: Path) -> Any:
+        """The page models, from pinup's build cache when this DESIGN.md was built before.
+
+        `mkdocs serve` calls `on_config` again after every edit of any page of the docs: an
+        unchanged DESIGN.md is then neither linted nor modelled again, and a new `mkdocs build`
+        after a token edit reads none of its unchanged prose (`pinup.build.cached`).
+        """
+        from pinup.build import cached, lint_design
+        from pinup.docsite.pages import build_site_model
+
+        try:
+            data = design_path.read_bytes()
+        except OSError as exc:
+            raise PluginError(f"pinup: cannot read {design_path}: {exc.strerror or exc}") from None
+        allow_html = bool(self.config.allow_html)
+
+        def make() -> Any:
+            # the lint page lists extended findings too; the pages only read the report: no pydantic
+            return build_site_model(lint_design(design_path, data, light=True), allow_html=allow_html)
+
+        return cached(data, f"mkdocs|{allow_html}", make, design_path)
 
     def on_files(self, files: Files, config: Any) -> Files:
         from pinup.docsite.render import static_asset

@@ -220,3 +220,44 @@ def test_the_plugin_builds_without_pydantic(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "site" / "design-system" / "colors" / "index.html").is_file()
     assert done.stdout.strip().splitlines()[-1] == "False"
+
+
+CACHED_RUN = """
+import sys
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+build(load_config(sys.argv[1], site_dir=sys.argv[2]))
+print("pinup.designmd.lint" in sys.modules, "markdown_it" in sys.modules)
+"""
+
+
+def test_the_plugin_reuses_pinups_build_cache_and_follows_edits(tmp_path: Path) -> None:
+    """An unchanged DESIGN.md is not linted again by the next docs build; an edited one shows, as without cache."""
+    config = _project(tmp_path)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PINUP_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("PINUP_NO_CACHE", None)
+
+    def build(out: str, **extra: str) -> tuple[str, ...]:
+        done = subprocess.run(
+            [sys.executable, "-c", CACHED_RUN, str(config), str(tmp_path / out)],
+            capture_output=True,
+            text=True,
+            env={**env, **extra},
+            timeout=240,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        return tuple(done.stdout.strip().splitlines()[-1].split())
+
+    def colours(out: str) -> str:
+        return (tmp_path / out / "design-system" / "colors" / "index.html").read_text("utf-8")
+
+    assert build("first") == ("True", "True")  # nothing cached yet: linted, prose parsed
+    assert build("again") == ("False", "False")  # the same DESIGN.md: its page models come from the cache
+    assert colours("again") == colours("first")
+    design = tmp_path / "DESIGN.md"
+    design.write_text(design.read_text("utf-8").replace('primary: "#3d5a2a"', 'primary: "#3d5a2b"', 1), "utf-8")
+    assert build("edited") == ("True", "False")  # linted again; its unchanged prose came from the cache
+    assert "#3d5a2b" in colours("edited") and "#3d5a2b" not in colours("first")
+    build("reference", PINUP_NO_CACHE="1")
+    assert colours("edited") == colours("reference")
