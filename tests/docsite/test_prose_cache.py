@@ -9,6 +9,7 @@ other code, damaged files and files in a folder others may write to are never us
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -166,3 +167,42 @@ def test_old_files_are_pruned(cache: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert len(left) == 3
     assert "old0.pickle" not in left and "old1.pickle" not in left and "old2.pickle" not in left
     prosememo.MEMOS["test"].pop((False, "pruning"))
+
+
+#: `pinup gallery` in a new process; prints whether it imported the Markdown parser
+GALLERY = """
+import sys
+from pathlib import Path
+from pinup.gallery import build_gallery
+build_gallery(Path(sys.argv[1]))
+print("markdown_it" in sys.modules)
+"""
+
+
+def test_a_gallery_rebuild_after_a_token_edit_parses_no_prose(tmp_path: Path, cache: Path) -> None:
+    """The gallery imports the page builders only once a brand must be modelled: the saved products
+    must reach them all the same."""
+    brands = tmp_path / "brands"
+    shutil.copytree(ROOT / "brand_refs", brands)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "generator"), "PINUP_BRAND_REFS": str(brands)}
+
+    def gallery(out: str, **extra: str) -> bool:
+        done = subprocess.run(
+            [sys.executable, "-c", GALLERY, str(tmp_path / out)],
+            env={**env, **extra},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout.strip().splitlines()[-1] == "True"
+
+    assert gallery("out")
+    design = sorted(brands.glob("*/DESIGN.md"))[0]
+    text = design.read_text("utf-8")
+    found = re.search(r'^  [\w-]+: "#[0-9a-fA-F]{5}([0-9a-fA-F])"', text, re.M)
+    assert found is not None
+    digit = "0" if found.group(1) != "0" else "1"
+    design.write_text(text[: found.start(1)] + digit + text[found.end(1) :], "utf-8")
+    assert not gallery("out")
+    gallery("reference", PINUP_NO_CACHE="1")
+    assert tree(tmp_path / "out") == tree(tmp_path / "reference")

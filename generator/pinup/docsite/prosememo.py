@@ -29,6 +29,8 @@ from pinup.docsite.cache import cache_root, enabled, usable_folder
 MEMOS: dict[str, dict[Any, Any]] = {}
 #: kind -> how many products of it a process keeps (the oldest go first)
 LIMITS: dict[str, int] = {}
+#: the limit for products read from disk before their module registered its kind
+UNREGISTERED_LIMIT = 4096
 #: bump when what a file holds changes (older files are then never read)
 FORMAT = 1
 _HEADER = b"pinup-prose\n"
@@ -81,8 +83,9 @@ def kept(source: str, code: str) -> Iterator[None]:
     if known is None:
         known = _read(path, code)
     for (kind, key), value in known.items():
-        if kind in MEMOS and key not in MEMOS[kind]:
-            remember(MEMOS[kind], key, value, LIMITS[kind])
+        store = MEMOS.setdefault(kind, {})  # its module may not be imported yet: `memo` finds the dict
+        if key not in store:
+            remember(store, key, value, LIMITS.get(kind, UNREGISTERED_LIMIT))
     outer, _recording = _recording, {}
     try:
         yield
