@@ -3,7 +3,10 @@
 What a person running `pinup build` by hand (or a CI step) pays after editing one token: each
 round edits the first colour of the example workspace's DESIGN.md (a version no earlier round
 built) and runs `pinup build` on it, runs it again with nothing changed, and edits one brand's
-DESIGN.md in a copy of the bundled brands and runs `pinup gallery`. Both checkouts run the same
+DESIGN.md in a copy of the bundled brands and runs `pinup gallery`; then builds a small MkDocs project
+with the pinup plugin (`mkdocs build`) after an edit of one of its docs pages (its DESIGN.md
+unchanged, as `mkdocs serve` rebuilds after most edits) and after a one-token edit of its
+DESIGN.md. Both checkouts run the same
 rounds, each measurement right after the other's, each with its own copies, cache folder (`PINUP_CACHE_DIR`) and
 bytecode folder (`PYTHONPYCACHEPREFIX`), warmed by two runs first; CPU time (user + system) of
 each child process, medians and minimums.
@@ -46,6 +49,18 @@ def _edit(path: Path, digits: str) -> None:
     path.write_text(COLOUR.sub(lambda m: m.group(1) + digits + '"', text, count=1), "utf-8")
 
 
+def _docs_project(folder: Path) -> list[str]:
+    """A small MkDocs project with the pinup plugin (the example DESIGN.md); the command that builds it."""
+    (folder / "docs").mkdir(parents=True)
+    shutil.copy(ROOT / "site_src" / "DESIGN.md", folder / "DESIGN.md")
+    (folder / "docs" / "index.md").write_text("# Home\n\nSee the [colours](design-system/colors.md).\n", "utf-8")
+    config = folder / "mkdocs.yml"
+    config.write_text(
+        "site_name: Bench\nnav:\n  - Home: index.md\nplugins:\n  - pinup:\n      design_md: DESIGN.md\n", "utf-8"
+    )
+    return [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d", str(folder / "site")]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=10)
@@ -56,6 +71,7 @@ def main() -> None:
         trees["other"] = args.compare_src.resolve()
     base = Path(tempfile.mkdtemp(prefix="pinup-cli-rebuild-"))
     env0 = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PINUP_NO_CACHE")}
+    env0["NO_MKDOCS_2_WARNING"] = "1"
     try:
         setups = {}
         for name, tree in trees.items():
@@ -72,31 +88,45 @@ def main() -> None:
             build = [sys.executable, "-m", "pinup", "build", str(folder / "ws"), "--out", str(folder / "site")]
             gallery = [sys.executable, "-m", "pinup", "gallery", "--out", str(folder / "gallery")]
             brand = sorted((folder / "brands").glob("*/DESIGN.md"))[0]
+            docs = _docs_project(folder / "mk")
             for _ in range(2):  # bytecode, caches, the disk's cache
                 _cpu(build, env)
                 _cpu(gallery, env)
-            setups[name] = (folder, env, build, gallery, brand)
-        times: dict[str, dict[str, list[float]]] = {name: {"build": [], "noop": [], "gallery": []} for name in trees}
+                _cpu(docs, env)
+            setups[name] = (folder, env, build, gallery, brand, docs)
+        keys = ("build", "noop", "gallery", "docs", "docs-token")
+        times: dict[str, dict[str, list[float]]] = {name: {key: [] for key in keys} for name in trees}
         for i in range(args.rounds):
             digits = f"{(i * 7 + 1) % 256:02x}"  # a version no earlier round built
             # each measurement right after the other checkout's, first one then the other, so the
             # machine's changing speed hits both alike
             order = list(setups) if i % 2 == 0 else list(reversed(setups))
             for name in order:
-                folder, env, build, _, _ = setups[name]
+                folder, env, build, _, _, _ = setups[name]
                 _edit(folder / "ws" / "DESIGN.md", digits)
                 times[name]["build"].append(_cpu(build, env))
             for name in order:
-                _, env, build, _, _ = setups[name]
+                _, env, build, _, _, _ = setups[name]
                 times[name]["noop"].append(_cpu(build, env))
             for name in order:
-                _, env, _, gallery, brand = setups[name]
+                _, env, _, gallery, brand, _ = setups[name]
                 _edit(brand, digits)
                 times[name]["gallery"].append(_cpu(gallery, env))
+            for name in order:
+                folder, env, _, _, _, docs = setups[name]
+                page = folder / "mk" / "docs" / "index.md"
+                page.write_text(page.read_text("utf-8") + f"\nRevision {i}.\n", "utf-8")
+                times[name]["docs"].append(_cpu(docs, env))
+            for name in order:
+                folder, env, _, _, _, docs = setups[name]
+                _edit(folder / "mk" / "DESIGN.md", digits)
+                times[name]["docs-token"].append(_cpu(docs, env))
         labels = {
             "build": "`pinup build` after a one-token edit",
             "noop": "`pinup build` with nothing changed",
             "gallery": "`pinup gallery` after a one-token edit of one brand",
+            "docs": "`mkdocs build` with the pinup plugin after an edit of a docs page",
+            "docs-token": "`mkdocs build` with the pinup plugin after a one-token edit of its DESIGN.md",
         }
         print(f"rounds: {args.rounds}; CPU per process (user + system), median (minimum)")
         for key, label in labels.items():
