@@ -71,7 +71,7 @@ def fast_build(argv: list[str]) -> None:
     try:
         status = run_build(**parsed) if command == "build" else run_gallery(**parsed)
     except CommandError as exc:
-        sys.stderr.write(f"Error: {exc}\n")
+        _echo(f"Error: {exc}")
         sys.exit(1)
     sys.exit(status)
 
@@ -127,9 +127,9 @@ def _echo(message: str) -> None:
     sys.stderr.flush()
 
 
-def with_progress(what: str, total_hint: int, run: Callable[..., T]) -> T:
-    """`run()`; on a terminal, for long builds, `run(progress=step)` under a rich progress bar on stderr."""
-    if not sys.stderr.isatty() or total_hint < 8:
+def with_progress(what: str, run: Callable[..., T]) -> T:
+    """`run()`; on a terminal, `run(progress=step)` under a rich progress bar on stderr."""
+    if not sys.stderr.isatty():
         return run()
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -191,7 +191,7 @@ def run_build(
     server = running_server(ws.out)
     before = server.boards() if server is not None else {}
     try:
-        result = with_progress("pages", 12, lambda **progress: build_all(options, **progress))
+        result = with_progress("pages", lambda **progress: build_all(options, **progress))
     except BuildError as exc:
         raise CommandError(str(exc)) from exc
     summary = result.report.summary
@@ -232,7 +232,7 @@ def run_gallery(
 
     try:
         result = with_progress(
-            "brands", 25, lambda **progress: build_gallery(out, clean=clean, fonts=fonts, jobs=jobs, **progress)
+            "brands", lambda **progress: build_gallery(out, clean=clean, fonts=fonts, jobs=jobs, **progress)
         )
     except (BrandError, BuildError) as exc:
         raise CommandError(str(exc)) from exc
