@@ -40,6 +40,7 @@ from types import TracebackType
 from typing import Protocol
 
 from pinup import manifesttext, outwatch, overwrites
+from pinup.atomicfile import replace_file
 from pinup.stamps import stamp as _stamp
 
 MANIFEST = ".pinup-build.json"
@@ -87,21 +88,6 @@ class _Kept:
 
 class OutputPathError(ValueError):
     """A relative output path that would land outside the output directory."""
-
-
-def _write_file(path: str, data: bytes) -> os.stat_result:
-    """Create or truncate `path` with `data` (plain os calls: a build writes hundreds of files).
-
-    Returns the file's stat after the write (a rename keeps its inode and mtime).
-    """
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o666)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        return os.fstat(fd)
-    finally:
-        os.close(fd)
 
 
 def _create_new(path: str, data: bytes) -> os.stat_result | None:
@@ -322,9 +308,7 @@ class OutputWriter:
     ) -> None:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         text, self._saved_id = manifesttext.encode(str(self.out_dir), self.info, files, groups, sizes, keys)
-        tmp = self.out_dir / (MANIFEST + ".tmp")
-        tmp.write_text(text, "utf-8")
-        os.replace(tmp, self.out_dir / MANIFEST)
+        replace_file(self.out_dir / MANIFEST, text)
 
     # -- paths ---------------------------------------------------------------------------
     def path(self, rel: str) -> Path:
@@ -391,7 +375,7 @@ class OutputWriter:
                 self._sizes[name], self._stamps[name] = len(data), stamp
                 self.skipped += 1
                 return False
-        folder, base = os.path.split(target)
+        folder = os.path.dirname(target)
         if folder not in self._made:
             os.makedirs(folder, exist_ok=True)
             self._made.add(folder)
@@ -402,9 +386,7 @@ class OutputWriter:
                 self._begin_overwrites()
             st = _overwrite(target, data)
         if st is None:  # not a plain file of its own: replace it by rename
-            tmp = f"{folder}/.{base}.{os.getpid()}.{threading.get_ident()}.tmp"
-            st = _write_file(tmp, data)
-            os.replace(tmp, target)
+            st = replace_file(target, data)
         with self._lock:
             self._sizes[name], self._stamps[name] = len(data), [st.st_size, st.st_mtime_ns, st.st_ino]
             self.written += 1

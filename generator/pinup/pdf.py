@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pinup.atomicfile import replace_file
+
 CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 
@@ -188,7 +190,11 @@ def render_pdf(src: Path, out: Path, *, board: str | None = None, chromium: str 
             writer.add_outline_item(title=section.title, page_number=start)
             start += section.pages
         writer.add_metadata({"/Title": site_name, "/Creator": "pinup pdf"})
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with open(out, "wb") as handle:
-            writer.write(handle)
+        document = io.BytesIO()
+        writer.write(document)
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            replace_file(out, document.getvalue())  # a failed or interrupted run leaves any earlier PDF whole
+        except OSError as exc:
+            raise PdfError(f"Cannot write {out}: {exc.strerror or exc}.") from exc
     return PdfResult(out, sections, start)

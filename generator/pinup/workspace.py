@@ -13,11 +13,12 @@ Its site lives in the output folder `pinup serve` last served (recorded in
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from pinup.atomicfile import replace_file
 
 DESIGN_FILE = "DESIGN.md"
 DEFAULT_NAME = "site_src"
@@ -25,6 +26,11 @@ EXAMPLE_COPY = "pinup-example"
 STATE_DIR = ".pinup"
 STATE_FILE = "workspace.json"
 BUILD_MANIFEST = ".pinup-build.json"
+
+#: where a command given no workspace path looks (`find_workspace`), in the words its --help uses
+NEAREST_WORKSPACE = "the nearest one from here up: a folder with a DESIGN.md, or its site_src/"
+#: the help of a `--src`/`--workspace` option that defaults to the nearest workspace
+SRC_HELP = f"Workspace folder (default: {NEAREST_WORKSPACE})."
 
 
 class WorkspaceNotFound(FileNotFoundError):
@@ -123,9 +129,7 @@ def write_state(src: Path, **fields: Any) -> None:
     path = src / STATE_DIR / STATE_FILE
     data = {**read_state(src), **fields}
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    replace_file(path, json.dumps(data, indent=2) + "\n")
 
 
 def default_out(src: Path) -> Path:

@@ -125,3 +125,8 @@ def test_cli_writes_a_copy_and_prints_the_diff(tmp_path: Path) -> None:
     assert (ws / "DESIGN.md").read_bytes() == original
     missing = runner.invoke(cli, ["tweaks", "apply", "zzz", "--src", str(ws)])
     assert missing.exit_code == 1 and "no feedback with id 'zzz'" in missing.output
+    # a copy that cannot be written (its folder does not exist) is a one-line error for a person
+    nowhere = tmp_path / "missing" / "t.md"
+    blocked = runner.invoke(cli, ["tweaks", "apply", "abcdef", "--src", str(ws), "--out", str(nowhere)])
+    assert blocked.exit_code == 1, blocked.output
+    assert blocked.output == f"Error: cannot write {nowhere}: No such file or directory\n"

@@ -9,6 +9,8 @@ import json
 
 import click
 
+from pinup.workspace import SRC_HELP
+
 
 @click.command("spec")
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True)
@@ -29,7 +31,7 @@ def spec(fmt: str, with_rules: bool, rules_only: bool) -> None:
     "--workspace",
     "workspace",
     type=click.Path(file_okay=False, path_type=str),
-    help="Workspace folder (default: ./site_src or the bundled example).",
+    help=SRC_HELP,
 )
 @click.option(
     "--store",

@@ -9,12 +9,13 @@ from typing import Any, TypeVar
 
 import click
 
+from pinup.workspace import SRC_HELP
 from pinup_feedback.schema import regenerate_request
 
 _src_option = click.option(
     "--src",
     type=click.Path(file_okay=False, path_type=str),
-    help="Workspace folder (default: ./site_src or the bundled example).",
+    help=SRC_HELP,
 )
 _store_option = click.option(
     "--store",

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
+from pinup.workspace import NEAREST_WORKSPACE
+
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.generate.runner import GenerateOptions, RoundResult
 
@@ -57,7 +59,7 @@ def _check_size(ctx: click.Context, param: click.Parameter, value: str) -> str:
     "--src",
     metavar="DIR",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Workspace holding DESIGN.md and boards/ (default: ./site_src).",
+    help=f"Workspace holding DESIGN.md and boards/ (default: {NEAREST_WORKSPACE}).",
 )
 @click.option(
     "--size",

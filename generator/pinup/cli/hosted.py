@@ -14,7 +14,8 @@ from typing import Any
 
 import click
 
-DEFAULT_SRC = "site_src"
+from pinup.workspace import NEAREST_WORKSPACE, resolve
+
 DEFAULT_SITE = "site"
 
 
@@ -22,6 +23,17 @@ def _s3_error(exc: BaseException) -> click.ClickException:
     from pinup.hosted.aws import describe_error
 
     return click.ClickException(describe_error(exc))
+
+
+def _workspace_src(src: Path | None) -> Path:
+    """--src as given, else the nearest workspace from here up, else ./site_src (which may not exist).
+
+    `results` and `pull` want a workspace only for variant labels and the default local store, so
+    no workspace is not an error here: the store options work without one.
+    """
+    if src is not None:
+        return src
+    return resolve(None, must_exist=False).src
 
 
 def _location(url: str, what: str) -> Any:
@@ -169,9 +181,9 @@ def _store_default(src: Path) -> str:
 )
 @click.option(
     "--src",
-    default=DEFAULT_SRC,
+    default=None,
     type=click.Path(file_okay=False, path_type=Path),
-    help="Workspace, for variant labels and the default store.",
+    help=f"Workspace, for variant labels and the default store (default: {NEAREST_WORKSPACE}).",
 )
 @click.option(
     "--round", "round_", type=int, default=None, help="Round to aggregate (default: the board's current round)."
@@ -182,7 +194,7 @@ def _store_default(src: Path) -> str:
 def results(
     board: str,
     store: str | None,
-    src: Path,
+    src: Path | None,
     round_: int | None,
     fmt: str,
     endpoint_url: str | None,
@@ -197,6 +209,7 @@ def results(
         check_board(board)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="BOARD") from None
+    src = _workspace_src(src)
     store = store or _store_default(src)
     meta = board_meta_from_src(src, board)
     try:
@@ -315,9 +328,9 @@ def _print_table(res: Any) -> None:
 )
 @click.option(
     "--src",
-    default=DEFAULT_SRC,
+    default=None,
     type=click.Path(file_okay=False, path_type=Path),
-    help="Workspace whose local store is the default target.",
+    help=f"Workspace whose local store is the default target (default: {NEAREST_WORKSPACE}).",
 )
 @click.option("--board", "boards", multiple=True, help="Only this board (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -326,7 +339,7 @@ def pull(
     endpoint_url: str | None,
     region: str | None,
     into: Path | None,
-    src: Path,
+    src: Path | None,
     boards: tuple[str, ...],
     as_json: bool,
 ) -> None:
@@ -343,7 +356,7 @@ def pull(
             check_board(board)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--board") from None
-    target = into or (src / ".pinup" / "feedback")
+    target = into or (_workspace_src(src) / ".pinup" / "feedback")
     try:
         report = do_pull(s3_client(endpoint_url, region), location, target, boards=boards)
     except (BotoCoreError, ClientError) as exc:

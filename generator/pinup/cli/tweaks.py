@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from pinup.workspace import SRC_HELP
+
 
 @click.group("tweaks", context_settings={"help_option_names": ["-h", "--help"]})
 def tweaks() -> None:
@@ -65,7 +67,7 @@ def _record(src: str | None, store: str | None, feedback_id: str, board: str | N
 @click.option(
     "--src",
     type=click.Path(file_okay=False, path_type=str),
-    help="Workspace folder (default: ./site_src or the bundled example).",
+    help=SRC_HELP,
 )
 @click.option(
     "--store",
@@ -100,7 +102,12 @@ def apply(
     target = out_file or design.with_name(f"DESIGN.tweaks-{str(record.get('id'))[:8]}.md")
     if target.resolve() == design.resolve():
         raise click.ClickException("--out names DESIGN.md itself; the original is never overwritten")
-    target.write_text(patched, encoding="utf-8")
+    from pinup.atomicfile import replace_file
+
+    try:
+        replace_file(target, patched)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {target}: {exc.strerror or exc}") from None
     click.echo(
         f"wrote {target} ({len(changes)} token{'s' if len(changes) != 1 else ''} from feedback {record.get('id')})",
         err=True,

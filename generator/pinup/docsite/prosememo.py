@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pinup.atomicfile import replace_file
 from pinup.designmd.memo import remember
 from pinup.docsite.cache import cache_root, enabled, usable_folder
 
@@ -128,12 +129,9 @@ def _write(path: Path, code: str, products: dict[tuple[str, Any], Any]) -> bool:
         data = _HEADER + pickle.dumps((f"{FORMAT}|{code}", products), protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # a product that cannot be pickled: just do not save them
         return False
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
+        replace_file(path, data)
     except OSError:
-        tmp.unlink(missing_ok=True)
         return False
     if not _PRUNED:
         _PRUNED.append(True)

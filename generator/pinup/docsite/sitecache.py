@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from pinup import __version__
+from pinup.atomicfile import replace_file
 from pinup.docsite.cache import cache_root, enabled, usable_folder
 
 #: bump when the entry layout changes (older entries are then never looked up)
@@ -127,13 +128,10 @@ def _write(where: Path, key: str, value: Any) -> None:
         data = _HEADER + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # something in the pages cannot be pickled: just do not cache them
         return
-    tmp = where / f".{key}.{os.getpid()}.tmp"
     target = where / f"{key}.pickle"
     try:
-        tmp.write_bytes(data)
-        os.replace(tmp, target)
+        replace_file(target, data)
     except OSError:
-        tmp.unlink(missing_ok=True)
         return
     _SIZES[str(target)] = len(data)
     _prune(where)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pinup.atomicfile import replace_file
 from pinup.generate.client import GenerationError
 
 SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -212,7 +213,7 @@ def write_round(
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
-        _atomic_write(ref.board_file, text)
+        replace_file(ref.board_file, text, durable=True)
     return round_number, final
 
 
@@ -265,16 +266,3 @@ def _check_spec(ref: BoardRef, text: str) -> None:
         parse_board_yaml(ref.board_file, text)
     except BoardError as exc:
         raise GenerationError("bad_board", f"the updated board.yaml would be invalid: {exc}") from None
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".board-", suffix=".yaml.tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

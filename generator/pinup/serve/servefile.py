@@ -12,6 +12,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from pinup.atomicfile import replace_file
+
 
 class ServeInfo(BaseModel):
     """The content of serve.json."""
@@ -39,11 +41,7 @@ class ServeInfo(BaseModel):
 
 def write(path: Path, info: ServeInfo) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(info.model_dump_json(indent=2) + "\n")
-    os.replace(tmp, path)
+    replace_file(path, info.model_dump_json(indent=2) + "\n", private=True)
 
 
 def read(path: Path) -> ServeInfo | None:

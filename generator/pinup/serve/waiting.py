@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
+from pinup.atomicfile import replace_file
 from pinup.serve import servefile
 from pinup.serve.workspace import Workspace
 
@@ -57,9 +58,7 @@ class Cursor:
 
     def set(self, key: str) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(key + "\n", encoding="utf-8")
-        tmp.replace(self.path)
+        replace_file(self.path, key + "\n")
 
 
 def _list(store_root: Path, board: str | None) -> list[tuple[str, str, Path]]:
