@@ -138,7 +138,7 @@ class FileLog:
 
     def settle(self, names: list[str]) -> None:
         """fsync each slot file and its folder: its writer may not have synced them yet."""
-        from .store.file import fsync_dir
+        from .atomicfile import fsync_dir
 
         for name in names:
             path = self.root / name

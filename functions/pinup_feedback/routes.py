@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Mount, Route
 
 from . import __version__
+from .atomicfile import replace_file
 from .context import Context
 from .errors import ApiError
 from .item_routes import item_routes, number_soon
@@ -27,7 +28,7 @@ from .openapi import build_openapi
 from .schema import BOARD_SLUG_PATTERN, FeedbackInvalid, FeedbackV1, check_against_manifest, parse_feedback
 from .state import SITE
 from .store.base import RecordExists, RecordNotFound, StoreError, StoreUnavailable, iso_ts, new_id, now_utc
-from .store.file import FileStore, replace_copy
+from .store.file import FileStore
 from .tokens import HEADER, token_ok
 
 T = TypeVar("T")
@@ -287,7 +288,7 @@ def write_agent_copy(ctx: Context, record: dict[str, Any]) -> None:
     if target is None or not target.parent.is_dir():
         return
     try:
-        replace_copy(target, (json.dumps(record, ensure_ascii=False, indent=2) + "\n").encode(), durable=False)
+        replace_file(target, json.dumps(record, ensure_ascii=False, indent=2) + "\n")
     except OSError as exc:
         log_event("agent_copy_failed", board=record["board"], error=type(exc).__name__)
 

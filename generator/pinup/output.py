@@ -40,8 +40,8 @@ from types import TracebackType
 from typing import Protocol
 
 from pinup import manifesttext, outwatch, overwrites
-from pinup.atomicfile import replace_file
 from pinup.stamps import stamp as _stamp
+from pinup_feedback.atomicfile import replace_file
 
 MANIFEST = ".pinup-build.json"
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pinup.atomicfile import replace_file
+from pinup_feedback.atomicfile import replace_file
 
 DESIGN_FILE = "DESIGN.md"
 DEFAULT_NAME = "site_src"

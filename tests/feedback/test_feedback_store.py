@@ -305,7 +305,7 @@ async def test_group_commit_survives_a_bug_in_a_batch(tmp_path: Path, monkeypatc
         raise RuntimeError("bug")
 
     store = FileStore(tmp_path / "store")
-    monkeypatch.setattr(file_store, "replace_copy", broken)
+    monkeypatch.setattr(file_store, "replace_file", broken)
     with pytest.raises(RuntimeError):
         await store.save_async(record(), tmp_path / "copy.json")
     monkeypatch.undo()

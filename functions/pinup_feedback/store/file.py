@@ -15,7 +15,6 @@ import asyncio
 import errno
 import json
 import os
-import random
 import re
 import sys
 import threading
@@ -26,19 +25,12 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 
+from ..atomicfile import TEMP_NAME, fsync_dir, replace_file, temp_name
 from ..schema import BOARD_SLUG_PATTERN, Manifest
 from .base import RecordExists, RecordNotFound, StoredItem, StoreError, encode, parse_name, record_name
 
 _SLUG = re.compile(BOARD_SLUG_PATTERN)
 CLAIMS_DIR = "_claims"
-
-
-def fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _write_new(path: str | Path, data: bytes, *, sync: bool = False) -> None:
@@ -86,7 +78,7 @@ def _publish(path: Path, data: bytes, source: Path | None = None) -> None:
         if error is not None:
             raise error
         return
-    tmp = path.with_name(_temp_name(path.name))
+    tmp = path.with_name(temp_name(path.name))
     try:
         _write_fsync(tmp, data)
         try:
@@ -198,7 +190,7 @@ class _Commit:
         for target, write in newest.items():
             assert target is not None
             try:
-                replace_copy(target, write.data, durable=False)
+                replace_file(target, write.data)
             except (FileNotFoundError, NotADirectoryError):
                 pass  # no folder for the copy: nothing to write
             except OSError as exc:
@@ -341,13 +333,7 @@ def barrier(fds: list[int]) -> None:
 
 
 def _stage(path: Path) -> Path:
-    return path.with_name(_temp_name(path.name))
-
-
-def _temp_name(name: str) -> str:
-    """`.<name>.<pid>.<8 hex>.tmp` (what `remove_stale_temps` recognises). `random` is reseeded in
-    a forked child, and needs no syscall per name as os.urandom does."""
-    return f".{name}.{os.getpid()}.{random.getrandbits(32):08x}.tmp"
+    return path.with_name(temp_name(path.name))
 
 
 class SyncfsCommit(_Commit):
@@ -498,7 +484,7 @@ def create_whole(path: str, data: bytes) -> bool:
 def _create_whole(folder: str, path: str, data: bytes, sync: bool) -> bool:
     error = _create_anonymous(folder, path, data, sync)
     if error is _NOT_TRIED:
-        tmp = os.path.join(folder, _temp_name(os.path.basename(path)))
+        tmp = os.path.join(folder, temp_name(os.path.basename(path)))
         try:
             _write_new(tmp, data, sync=sync)
             error = _link(tmp, path, data, sync=sync)
@@ -605,29 +591,6 @@ _SYNCFS = _load_syncfs()
 COMMIT: _Commit = (
     SyncfsCommit() if _SYNCFS is not None and os.environ.get("PINUP_STORE_SYNC") != "fsync" else FsyncCommit()
 )
-
-
-def replace_copy(path: Path, data: bytes, *, durable: bool = True) -> None:
-    """Write a replaceable copy (feedback.json) atomically: tmp (+ fsync) + rename over.
-
-    `durable=False` skips both fsyncs: readers still never see a half-written file (the rename
-    is atomic), and the durable record is the store's file, so a copy lost in a crash costs nothing.
-    """
-    tmp = path.with_name(_temp_name(path.name))
-    try:
-        if durable:
-            _write_fsync(tmp, data)
-        else:
-            tmp.write_bytes(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    if durable:
-        fsync_dir(path.parent)
 
 
 _MAX_CACHED = 1024  # boards whose paths a store keeps joined
@@ -783,9 +746,6 @@ class FileStore:
             raise StoreError(f"could not store claim: {exc.strerror or exc}") from exc
 
 
-_TEMP_NAME = re.compile(r"^\..+\.(\d+)\.[0-9a-f]{8}\.tmp\Z")
-
-
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -808,7 +768,7 @@ def remove_stale_temps(*roots: Path) -> list[Path]:
     for root in roots:
         for folder, _dirs, names in os.walk(root, followlinks=False):
             for name in names:
-                match = _TEMP_NAME.match(name)
+                match = TEMP_NAME.match(name)
                 path = os.path.join(folder, name)
                 if match and not os.path.islink(path) and not _pid_alive(int(match.group(1))):
                     try:

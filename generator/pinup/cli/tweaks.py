@@ -102,7 +102,7 @@ def apply(
     target = out_file or design.with_name(f"DESIGN.tweaks-{str(record.get('id'))[:8]}.md")
     if target.resolve() == design.resolve():
         raise click.ClickException("--out names DESIGN.md itself; the original is never overwritten")
-    from pinup.atomicfile import replace_file
+    from pinup_feedback.atomicfile import replace_file
 
     try:
         replace_file(target, patched)

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from pinup import __version__
-from pinup.atomicfile import replace_file
 from pinup.docsite.cache import cache_root, enabled, usable_folder
+from pinup_feedback.atomicfile import replace_file
 
 #: bump when the entry layout changes (older entries are then never looked up)
 FORMAT = 1

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pinup.atomicfile import replace_file
+from pinup_feedback.atomicfile import replace_file
 
 
 def request_key(payload: dict[str, Any]) -> str:

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pinup.atomicfile import replace_file
 from pinup.generate.client import GenerationError
+from pinup_feedback.atomicfile import replace_file
 
 SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 ROUND_DIR = re.compile(r"^round-(\d+)$")

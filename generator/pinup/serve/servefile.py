@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from pinup.atomicfile import replace_file
+from pinup_feedback.atomicfile import replace_file
 
 
 class ServeInfo(BaseModel):

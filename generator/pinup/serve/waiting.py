@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-from pinup.atomicfile import replace_file
 from pinup.serve import servefile
 from pinup.serve.workspace import Workspace
+from pinup_feedback.atomicfile import replace_file
 
 EXIT_FINAL = 0
 EXIT_REGENERATE = 10

@@ -1,8 +1,9 @@
-"""pinup.atomicfile: a file is replaced whole or not at all, by concurrent writers too."""
+"""pinup_feedback.atomicfile: a file is replaced whole or not at all, by concurrent writers too."""
 
 from __future__ import annotations
 
 import os
+import random
 import re
 import stat
 import subprocess
@@ -13,7 +14,8 @@ from pathlib import Path
 import pytest
 
 import pinup
-from pinup.atomicfile import replace_file, temp_name
+import pinup_feedback
+from pinup_feedback.atomicfile import TEMP_NAME, replace_file, temp_name
 
 
 def _temps(folder: Path) -> list[str]:
@@ -36,18 +38,29 @@ def test_a_new_file_follows_the_umask_and_a_private_one_is_owner_only(tmp_path: 
     old = os.umask(0o022)
     try:
         replace_file(tmp_path / "shared", "x")
-        # a temporary file a dead process left under the same name keeps its mode through O_TRUNC
-        private = tmp_path / "serve.json"
-        stale = Path(temp_name(str(private)))
-        stale.write_text("left by a crash")
-        stale.chmod(0o644)
-        replace_file(private, "secret", private=True)
+        replace_file(tmp_path / "serve.json", "secret", private=True)
     finally:
         os.umask(old)
     assert stat.S_IMODE(os.stat(tmp_path / "shared").st_mode) == 0o644
-    assert stat.S_IMODE(os.stat(private).st_mode) == 0o600
-    assert private.read_text() == "secret"
+    assert stat.S_IMODE(os.stat(tmp_path / "serve.json").st_mode) == 0o600
     assert _temps(tmp_path) == []
+
+
+def test_temporary_names_are_what_the_start_up_sweep_removes(tmp_path: Path) -> None:
+    """A killed writer's temporary file is found by `remove_stale_temps` (the feedback app's start-up)."""
+    from pinup_feedback.store.file import remove_stale_temps
+
+    name = temp_name("page.html")
+    match = TEMP_NAME.match(name)
+    assert match is not None and int(match.group(1)) == os.getpid() and name.startswith(".page.html.")
+    assert temp_name("page.html") != name
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    left = tmp_path / name.replace(f".{os.getpid()}.", f".{int(dead.stdout)}.")
+    left.write_text("half a page")
+    mine = tmp_path / name
+    mine.write_text("being written")
+    assert remove_stale_temps(tmp_path) == [left]
+    assert mine.exists()
 
 
 def test_a_failed_replacement_keeps_the_old_file_and_leaves_no_temporary_file(tmp_path: Path) -> None:
@@ -67,7 +80,7 @@ def test_a_write_that_fails_halfway_keeps_the_old_file(tmp_path: Path) -> None:
     path.write_text("the previous build's manifest")
     script = (
         "import resource, signal, sys\n"
-        "from pinup.atomicfile import replace_file\n"
+        "from pinup_feedback.atomicfile import replace_file\n"
         "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
         "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))\n"
         "try:\n"
@@ -81,17 +94,21 @@ def test_a_write_that_fails_halfway_keeps_the_old_file(tmp_path: Path) -> None:
     assert _temps(tmp_path) == []
 
 
-def test_a_link_planted_at_the_temporary_name_is_not_followed(tmp_path: Path) -> None:
+def test_a_file_or_link_at_the_temporary_name_is_left_alone(tmp_path: Path) -> None:
+    """Created exclusively: a link planted at the next temporary name is neither followed nor removed."""
     victim = tmp_path / "victim"
     victim.write_text("must not change")
     path = tmp_path / "cursor"
     path.write_text("old")
-    os.symlink(victim, temp_name(str(path)))
-    with pytest.raises(OSError):
-        replace_file(path, "new")
+    state = random.getstate()
+    planted = tmp_path / temp_name(path.name)  # the name replace_file will try first
+    random.setstate(state)
+    os.symlink(victim, planted)
+    replace_file(path, "new")
+    assert path.read_text() == "new"
     assert victim.read_text() == "must not change"
-    assert path.read_text() == "old"
-    assert _temps(tmp_path) == []  # the planted link is gone too
+    assert os.readlink(planted) == str(victim)
+    assert _temps(tmp_path) == [planted.name]
 
 
 def test_durable_syncs_the_file_before_the_rename_and_the_folder_after(
@@ -106,7 +123,8 @@ def test_durable_syncs_the_file_before_the_rename_and_the_folder_after(
 
     monkeypatch.setattr(os, "fsync", fsync)
     replace_file(tmp_path / "board.yaml", "rounds: 2\n", durable=True)
-    assert synced == [(temp_name(str(tmp_path / "board.yaml")), False), (str(tmp_path), True)]
+    assert [TEMP_NAME.match(os.path.basename(name)) is not None for name, _ in synced] == [True, False]
+    assert [(os.path.dirname(synced[0][0]), synced[0][1]), synced[1]] == [(str(tmp_path), False), (str(tmp_path), True)]
     synced.clear()
     replace_file(tmp_path / "cache.json", "{}")
     assert synced == []
@@ -114,7 +132,7 @@ def test_durable_syncs_the_file_before_the_rename_and_the_folder_after(
 
 WRITER = """
 import sys
-from pinup.atomicfile import replace_file
+from pinup_feedback.atomicfile import replace_file
 path, tag = sys.argv[1], sys.argv[2]
 for i in range(150):
     size = 1000 + (i * 7919) % 60000
@@ -158,18 +176,17 @@ def test_concurrent_writers_never_show_a_reader_a_torn_file(tmp_path: Path) -> N
 
 
 def test_every_file_pinup_replaces_goes_through_replace_file() -> None:
-    """No second tmp-and-rename in the package: a rename outside atomicfile.py must say why it is not one."""
-    package = Path(pinup.__file__).parent
+    """No second tmp-and-rename in either package: a rename elsewhere must say why it is not one."""
     allowed = {
-        ("generate/rounds.py", "os.rename(tmp, final)"),  # a whole round folder put in place, not a file
+        ("pinup/generate/rounds.py", "os.rename(tmp, final)"),  # a whole round folder put in place, not a file
     }
     found = set()
-    for source in package.rglob("*.py"):
-        rel = source.relative_to(package).as_posix()
-        if rel == "atomicfile.py":
-            continue
-        for match in re.finditer(
-            r"\bos\.(?:replace|rename)\([^)]*\)|\.(?:replace|rename)\((?:self\.)?\w+\)", source.read_text()
-        ):
-            found.add((rel, match.group(0)))
+    for package in (Path(pinup.__file__).parent, Path(pinup_feedback.__file__).parent):
+        for source in package.rglob("*.py"):
+            rel = source.relative_to(package.parent).as_posix()
+            if rel == "pinup_feedback/atomicfile.py":
+                continue
+            pattern = r"\bos\.(?:replace|rename)\([^)]*\)|\.(?:replace|rename)\((?:self\.)?\w+\)"
+            for match in re.finditer(pattern, source.read_text()):
+                found.add((rel, match.group(0)))
     assert found == allowed

@@ -1,0 +1,86 @@
+"""Replacing a file whole, and the temporary names every writer of pinup uses on the way.
+
+A reader sees the old contents or the new ones, never a torn file: `replace_file` writes the
+data to a temporary file beside the target, then `os.replace` puts it in place; a failure
+removes the temporary file and raises, so a crash or a full disk leaves the previous version
+as it was. It is the one way both packages write a file over an earlier version of itself: here
+the agent copies (`feedback.json`); in `pinup` the build manifest, the site and prose caches, the
+generation cache, the workspace state, serve.json, `pinup wait`'s cursors, a board.yaml after a
+generated round, a tweaked DESIGN.md copy and a PDF (`pinup` may import this package, never the
+reverse, so the module lives here). The store's create-only records are made differently
+(`store/file.py`: linked to their final name, never renamed over one) but stage through the
+same temporary names, so one start-up sweep (`remove_stale_temps`) finds what any killed
+writer left.
+
+Only os, random and re, all loaded by then in every process that writes.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from pathlib import Path
+
+#: `.<name>.<pid>.<8 hex>.tmp`: hidden, beside its target, the writer's pid for the sweep
+TEMP_NAME = re.compile(r"^\..+\.(\d+)\.[0-9a-f]{8}\.tmp\Z")
+
+_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+
+
+def temp_name(name: str) -> str:
+    """A temporary file name for the file `name` (see TEMP_NAME). `random` is reseeded in a
+    forked child, and needs no syscall per name as os.urandom does."""
+    return f".{name}.{os.getpid()}.{random.getrandbits(32):08x}.tmp"
+
+
+def replace_file(
+    path: str | os.PathLike[str], data: bytes | str, *, private: bool = False, durable: bool = False
+) -> os.stat_result:
+    """Put `data` (text is written as UTF-8) at `path` in one step; returns the new file's stat.
+
+    The temporary file is created exclusively (never over a file or a link already there).
+    `private` makes the file readable by its owner only (0600) whatever the umask. `durable`
+    also flushes the file to disk before the rename and the folder after it, for files a power
+    cut must not take back. The folder must exist.
+    """
+    target = os.fspath(path)
+    folder, name = os.path.split(target)
+    content = data.encode("utf-8") if isinstance(data, str) else data
+    for attempt in range(3):  # a name taken already: by chance, or planted
+        tmp = os.path.join(folder, temp_name(name))
+        try:
+            fd = os.open(tmp, _FLAGS, 0o600 if private else 0o666)
+            break
+        except FileExistsError:
+            if attempt == 2:
+                raise
+    try:
+        try:
+            view = memoryview(content)
+            while view:
+                view = view[os.write(fd, view) :]
+            if durable:
+                os.fsync(fd)
+            stat = os.fstat(fd)  # a rename keeps the inode, size and mtime
+        finally:
+            os.close(fd)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    if durable:
+        fsync_dir(folder or ".")
+    return stat
+
+
+def fsync_dir(path: str | Path) -> None:
+    """fsync a folder, so the names created or renamed in it survive a power cut."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
