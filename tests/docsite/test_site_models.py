@@ -260,3 +260,41 @@ def test_downloads_carry_the_dark_mode() -> None:
     assert '[data-theme="dark"]' in css and "prefers-color-scheme: dark" in css
     assert '"mode"' in by_name["tokens.json"].content.decode()
     assert b"@theme" in by_name["tailwind.css"].content
+
+
+def test_models_compare_and_print_as_dataclasses_would(example) -> None:  # type: ignore[no-untyped-def]
+    """The models' shared equality and repr (`pinup.docsite.models.Model`) behave as generated ones."""
+    import dataclasses
+    import pickle
+    from typing import Any
+
+    from pinup.docsite import models
+
+    twin = pickle.loads(pickle.dumps(example))
+    assert twin == example and twin is not example and not (twin != example)
+    colors = next(page for page in twin.pages if isinstance(page, ColorsPage))
+    colors.modes[0].swatches[0].hex = "#010203"  # one value three levels down
+    assert twin != example
+    assert example.pages[0] != "a page" and example.pages[0] != object()
+    with pytest.raises(TypeError):
+        hash(example.pages[0])
+    checked = set()
+    seen: list[Any] = [example]
+    while seen:  # every model reachable from the example's site model, against a generated dataclass
+        obj = seen.pop()
+        if isinstance(obj, (list, tuple)):
+            seen.extend(obj)
+        elif isinstance(obj, dict):
+            seen.extend(obj.values())
+        elif isinstance(obj, models.Model):
+            cls = type(obj)
+            shown = dataclasses.fields(cls)
+            like = dataclasses.make_dataclass(
+                cls.__qualname__, [(f.name, Any, dataclasses.field(repr=f.repr)) for f in shown]
+            )
+            values = {f.name: getattr(obj, f.name) for f in shown}
+            assert repr(obj) == repr(like(**values))
+            assert (like(**values) == like(**values)) is (obj == cls(**values))
+            checked.add(cls)
+            seen.extend(values.values())
+    assert len(checked) >= 15

@@ -9,14 +9,37 @@ text that the templates escape.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import Field, dataclass, field, fields
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pinup.docsite.problems import Problems
 
 
-@dataclass
-class Page:
+class Model:
+    """Equality and repr from the dataclass fields, written once for every model below.
+
+    `@dataclass` would generate both for each class, two `exec` calls a class: half of what
+    importing this module costs, paid by every build process. They compare and print the same.
+    """
+
+    __slots__ = ()
+    if TYPE_CHECKING:  # set by @dataclass on every subclass
+        __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
+        return f"{type(self).__qualname__}({shown})"
+
+
+@dataclass(eq=False, repr=False)
+class Page(Model):
     """One page of the site. `slug` names it in links (`colors` -> colors.html)."""
 
     slug: str
@@ -33,8 +56,8 @@ class Page:
 # --- overview ---------------------------------------------------------------------------------
 
 
-@dataclass
-class Stat:
+@dataclass(eq=False, repr=False)
+class Stat(Model):
     """One figure on the overview (how many colours, type levels, spacing steps), linking to its page."""
 
     label: str
@@ -42,8 +65,8 @@ class Stat:
     slug: str
 
 
-@dataclass
-class Cover:
+@dataclass(eq=False, repr=False)
+class Cover(Model):
     """The overview's first screen, built from the brand's own tokens."""
 
     strip: list[tuple[str, str]] = field(default_factory=list)  # (token name, hex) of the palette
@@ -53,7 +76,7 @@ class Cover:
     action_component: str = ""  # the component it is drawn from, e.g. `button-primary`
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class OverviewPage(Page):
     """The first page: the brand's name, description and cover, its figures, and the lint summary."""
 
@@ -76,8 +99,8 @@ class OverviewPage(Page):
 # --- colors -------------------------------------------------------------------------------------
 
 
-@dataclass
-class Swatch:
+@dataclass(eq=False, repr=False)
+class Swatch(Model):
     """A colour token with every representation the page offers to copy."""
 
     name: str
@@ -94,8 +117,8 @@ class Swatch:
     label_on: str = "#000000"  # text colour that reads on this swatch (for the specimen only)
 
 
-@dataclass
-class ContrastCell:
+@dataclass(eq=False, repr=False)
+class ContrastCell(Model):
     """One cell of the contrast matrix: a text colour on a surface colour, with its WCAG level."""
 
     fg: str
@@ -108,8 +131,8 @@ class ContrastCell:
         return f"{self.ratio:.2f}:1"
 
 
-@dataclass
-class ContrastMatrix:
+@dataclass(eq=False, repr=False)
+class ContrastMatrix(Model):
     """Text-like colours (rows) against surface-like colours (columns)."""
 
     rows: list[Swatch]
@@ -117,8 +140,8 @@ class ContrastMatrix:
     cells: list[list[ContrastCell]]
 
 
-@dataclass
-class ContrastPair:
+@dataclass(eq=False, repr=False)
+class ContrastPair(Model):
     """A pairing the DESIGN.md intends: `on-X` on `X`, or text on a page surface."""
 
     fg: Swatch
@@ -132,8 +155,8 @@ class ContrastPair:
         return f"{self.ratio:.2f}:1"
 
 
-@dataclass
-class ColorFamily:
+@dataclass(eq=False, repr=False)
+class ColorFamily(Model):
     """Colours that belong together (`primary`, `on-primary`, `primary-hover`, ...), shown as a ramp."""
 
     name: str
@@ -141,8 +164,8 @@ class ColorFamily:
     swatches: list[Swatch]
 
 
-@dataclass
-class ColorMode:
+@dataclass(eq=False, repr=False)
+class ColorMode(Model):
     """A set of swatches shown together: "Light", "Dark" (from `*-dark` tokens)."""
 
     key: str
@@ -153,7 +176,7 @@ class ColorMode:
     pairs: list[ContrastPair] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class ColorsPage(Page):
     """The colours page: the palette of each mode, contrast checks and colour-vision simulations."""
 
@@ -164,8 +187,8 @@ class ColorsPage(Page):
 # --- typography ---------------------------------------------------------------------------------
 
 
-@dataclass
-class TypeLevel:
+@dataclass(eq=False, repr=False)
+class TypeLevel(Model):
     """One typography level, with its specimen style and the CSS rule to copy."""
 
     name: str
@@ -176,8 +199,8 @@ class TypeLevel:
     line: int | None = None
 
 
-@dataclass
-class FontNote:
+@dataclass(eq=False, repr=False)
+class FontNote(Model):
     """How one family the DESIGN.md names is shown: embedded from `fonts/`, or a fallback stack."""
 
     family: str
@@ -186,7 +209,7 @@ class FontNote:
     levels: list[str] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class TypographyPage(Page):
     """The typography page: every level as a specimen, and notes on the fonts they use."""
 
@@ -198,8 +221,8 @@ class TypographyPage(Page):
 # --- layout, shapes, elevation ------------------------------------------------------------------
 
 
-@dataclass
-class ScaleStep:
+@dataclass(eq=False, repr=False)
+class ScaleStep(Model):
     """A spacing or radius token drawn to scale."""
 
     name: str
@@ -212,7 +235,7 @@ class ScaleStep:
     line: int | None = None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class ScalePage(Page):
     """The spacing or the rounded page: each step of the scale drawn to size."""
 
@@ -220,15 +243,15 @@ class ScalePage(Page):
     kind: str = "spacing"  # "spacing" | "rounded"
 
 
-@dataclass
-class ShadowSample:
+@dataclass(eq=False, repr=False)
+class ShadowSample(Model):
     """One elevation token drawn as a card with its shadow."""
 
     name: str
     value: str  # sanitised box-shadow
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class ElevationPage(Page):
     """The elevation page: every shadow token on a card."""
 
@@ -238,8 +261,8 @@ class ElevationPage(Page):
 # --- components ---------------------------------------------------------------------------------
 
 
-@dataclass
-class PropRow:
+@dataclass(eq=False, repr=False)
+class PropRow(Model):
     """One property of a component: as written, as resolved, and whether a variant inherits it."""
 
     name: str
@@ -249,8 +272,8 @@ class PropRow:
     inherited: bool = False
 
 
-@dataclass
-class ComponentVariant:
+@dataclass(eq=False, repr=False)
+class ComponentVariant(Model):
     """One state or variant of a component, drawn as a live specimen on its stage."""
 
     name: str
@@ -264,8 +287,8 @@ class ComponentVariant:
     line: int | None = None
 
 
-@dataclass
-class ComponentGroup:
+@dataclass(eq=False, repr=False)
+class ComponentGroup(Model):
     """A component and its variants, with what the prose says of it and snippets to copy."""
 
     name: str
@@ -276,7 +299,7 @@ class ComponentGroup:
     css: str = ""  # a copyable CSS snippet: the base rule and one rule per state
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class ComponentsPage(Page):
     """The components page: every component group."""
 
@@ -286,7 +309,7 @@ class ComponentsPage(Page):
 # --- do's and don'ts ----------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class GuidancePage(Page):
     """The do's and don'ts page, from the DESIGN.md's guidance sections."""
 
@@ -298,8 +321,8 @@ class GuidancePage(Page):
 # --- downloads ------------------------------------------------------------------------------------
 
 
-@dataclass
-class Download:
+@dataclass(eq=False, repr=False)
+class Download(Model):
     """One export offered on the downloads page (its bytes, or why it could not be made)."""
 
     label: str
@@ -316,7 +339,7 @@ class Download:
         return f"{n} B" if n < 1024 else f"{n / 1024:.1f} KB"
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class DownloadsPage(Page):
     """The downloads page: the token exports in every format."""
 
@@ -326,8 +349,8 @@ class DownloadsPage(Page):
 # --- lint -------------------------------------------------------------------------------------------
 
 
-@dataclass
-class FindingRow:
+@dataclass(eq=False, repr=False)
+class FindingRow(Model):
     """One lint finding, linked to the page and anchor it is about."""
 
     severity: str
@@ -339,7 +362,7 @@ class FindingRow:
     anchor: str
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class LintPage(Page):
     """The lint page: the reference linter's findings, then pinup's own checks."""
 
@@ -353,8 +376,8 @@ class LintPage(Page):
 # --- unknown sections and token groups -------------------------------------------------------------
 
 
-@dataclass
-class GenericRow:
+@dataclass(eq=False, repr=False)
+class GenericRow(Model):
     """One key and value of a token group pinup has no page of its own for."""
 
     key: str
@@ -362,8 +385,8 @@ class GenericRow:
     swatch: str | None = None
 
 
-@dataclass
-class GenericGroup:
+@dataclass(eq=False, repr=False)
+class GenericGroup(Model):
     """A token group pinup has no page of its own for, shown as a table."""
 
     name: str
@@ -371,8 +394,8 @@ class GenericGroup:
     rows: list[GenericRow]
 
 
-@dataclass
-class GenericSection:
+@dataclass(eq=False, repr=False)
+class GenericSection(Model):
     """A prose section of the DESIGN.md that no other page shows."""
 
     heading: str
@@ -381,7 +404,7 @@ class GenericSection:
     line: int | None = None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class ExtrasPage(Page):
     """The extras page: sections and token groups that no other page shows."""
 
@@ -392,8 +415,8 @@ class ExtrasPage(Page):
 # --- the site -----------------------------------------------------------------------------------
 
 
-@dataclass
-class SearchEntry:
+@dataclass(eq=False, repr=False)
+class SearchEntry(Model):
     """One entry of the site's search index: where it leads and the text it matches."""
 
     title: str
@@ -403,8 +426,8 @@ class SearchEntry:
     text: str
 
 
-@dataclass
-class SiteModel:
+@dataclass(eq=False, repr=False)
+class SiteModel(Model):
     """Every page of one design system, plus what the chrome needs."""
 
     name: str
