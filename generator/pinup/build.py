@@ -3,7 +3,8 @@
 One orchestrator so the CLI, `pinup serve` and the gallery build the same way:
 1. `lint_path(src/DESIGN.md)` (a malformed file still builds; its findings show on the lint page),
 2. the site pages and assets -> out/,
-3. `pinup.boards.build.build_boards(...)` -> out/boards/,
+3. `pinup.boards.build.build_boards(...)` -> out/boards/ (a board whose inputs did not change is kept
+   unrendered: `pinup.boards.reuse`),
 4. only when asked (`--results`, or a `--store` to read): `pinup.hosted.results.build_results_pages(...)`
    -> out/boards/<slug>/results.html. A plain build never reads the feedback store.
 All files go through one `OutputWriter`, so unchanged outputs are skipped by hash. The build
@@ -394,7 +395,7 @@ def _build_all(options: BuildOptions, progress: Progress | None) -> BuildResult:
             from pinup.boards.spec import BoardError
 
             try:
-                result.boards = build_boards(workspace, options.out, report.design, options, writer)
+                result.boards = build_boards(workspace, options.out, report.design, options, writer, site=fingerprint)
             except BoardError as exc:  # a bad board.yaml: one clear "path:line: message" line
                 raise BuildError(str(exc)) from None
             if options.results:

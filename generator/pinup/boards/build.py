@@ -213,34 +213,69 @@ def load_all(src: Path) -> list[Board]:
     return [load_board(folder) for folder in find_boards(src)]
 
 
-def build_boards(src: Path, out: Path, design: Any, options: Any, writer: FileSink) -> list[Path]:
+def build_boards(
+    src: Path, out: Path, design: Any, options: Any, writer: FileSink, *, site: str | None = None
+) -> list[Path]:
     """Render every board page, copy its variants, write its manifest and the boards index.
 
-    Returns the paths written (pages, manifests, copied variants). Raises BoardError
-    (file and line in the message) for a bad board.yaml.
+    Returns the paths of the boards' files (pages, manifests, copied variants, the index). Raises
+    BoardError (file and line in the message) for a bad board.yaml, before any board is written.
+    `site`: the site's fingerprint (see `pinup.build.site_fingerprint`); with it, a board whose
+    inputs did not change since the previous build is kept without rendering (`pinup.boards.reuse`).
     """
+    from pinup.boards import reuse
+
     src, out = Path(src), Path(out)
-    boards = load_all(src)
-    if not boards:
+    folders = find_boards(src)
+    if not folders:
         return []
+    common = None if site is None else reuse.common_fingerprint(site, options)
+    api_url = getattr(options, "api_url", None) or None
+    secret = os.environ.get(SECRET_ENV) or ""
     written: list[Path] = []
-    theme = theme_css(design)  # the same for every page of this build
-    for board in boards:
+    todo: list[tuple[Path, str]] = []  # (folder, fingerprint) of the boards to render
+    for folder in folders:
+        token = board_token(secret, folder.name) if api_url and secret else None
+        fingerprint = None if common is None else reuse.board_fingerprint(folder, common, token)
+        kept = None if fingerprint is None else writer.reuse(_group(folder.name), fingerprint)
+        if kept is None:
+            todo.append((folder, fingerprint or ""))
+        else:
+            written.extend(out / str(rel) for rel in _files(kept))
+    boards = {folder: load_board(folder) for folder, _ in todo}  # every bad board.yaml fails the build first
+    theme: str | None = None
+    for folder, fingerprint in todo:
+        board = boards[folder]
+        theme = theme if theme is not None else theme_css(design)  # the same for every page of this build
         html, copies, manifest = render_board(board, design, options, theme=theme)
         base = f"boards/{board.slug}"
-        writer.write_text(f"{base}/index.html", html)
-        written.append(out / base / "index.html")
-        for rel, source in copies.items():
-            if isinstance(source, str):
-                writer.write_text(f"{base}/{rel}", source)
-            else:
-                writer.write_bytes(f"{base}/{rel}", source)
-            written.append(out / base / rel)
-        writer.write_text(f"{base}/board.json", json.dumps(manifest, indent=2) + "\n")
-        written.append(out / base / "board.json")
-    writer.write_text("boards/index.html", render_index(boards, design, options, theme=theme))
+        files = [f"{base}/index.html", *(f"{base}/{rel}" for rel in copies), f"{base}/board.json"]
+        with writer.group(_group(board.slug), fingerprint, {"files": files}):
+            writer.write_text(f"{base}/index.html", html)
+            for rel, source in copies.items():
+                if isinstance(source, str):
+                    writer.write_text(f"{base}/{rel}", source)
+                else:
+                    writer.write_bytes(f"{base}/{rel}", source)
+            writer.write_text(f"{base}/board.json", json.dumps(manifest, indent=2) + "\n")
+        written.extend(out / rel for rel in files)
+    index = None if common is None else reuse.index_fingerprint(folders, common)
+    if index is None or writer.reuse("boards/index", index) is None:
+        every = [boards.get(folder) or load_board(folder) for folder in folders]
+        with writer.group("boards/index", index or ""):
+            writer.write_text("boards/index.html", render_index(every, design, options, theme=theme))
     written.append(out / "boards" / "index.html")
     return written
+
+
+def _group(slug: str) -> str:
+    """The output group of one board's files (named inside its folder: see `OutputWriter.reuse`)."""
+    return f"boards/{slug}/board"
+
+
+def _files(meta: dict[str, object]) -> list[str]:
+    files = meta.get("files")
+    return [str(rel) for rel in files] if isinstance(files, list) else []
 
 
 __all__ = ["BoardError", "board_token", "build_boards", "load_all", "render_board", "render_index"]

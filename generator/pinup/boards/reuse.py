@@ -1,0 +1,110 @@
+"""When a board's built files can be kept: a fingerprint of everything they are made from.
+
+Why: a build rendered every board page again, and the first one imported Jinja2, though most
+builds change no board (a build with nothing changed, an edit of the DESIGN.md's prose that the
+boards do not show, `pinup serve` after an edit of another board). Each board's files are a
+group of the build's output (`OutputWriter.group`), kept while its fingerprint stays the same:
+the site's fingerprint (the DESIGN.md's bytes, pinup's code and the user's templates), the
+options a board page shows, the token it embeds, the feedback schema its limits come from, and
+the stamp (type, size, mtime, ctime, inode) of every file and folder in the board's folder. The
+boards index is a group too, fingerprinted by every board.yaml.
+
+A stamp cannot tell an edit in the same clock tick from none (the kernel's timestamps are
+coarse), so a folder holding anything changed in the last two seconds has no fingerprint, nor
+one holding a link (its target's folder is not watched): such a board is rendered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+#: how recent a change may be and still be told apart from the next one by its stamp
+RACY_NS = 2_000_000_000
+
+
+def common_fingerprint(site: str, options: Any) -> str:
+    """What every board page and the index are made from besides their own folder."""
+    from importlib.util import find_spec
+
+    parts = [
+        site,
+        f"inline={bool(getattr(options, 'inline', False))}",
+        f"api={getattr(options, 'api_url', None) or ''}",
+        f"results={bool(getattr(options, 'results', False))}",
+    ]
+    schema = find_spec("pinup_feedback.schema")  # the page's field limits (`pinup.boards.limits`)
+    origin = schema.origin if schema is not None else None
+    parts.append(_stamp(origin) if origin else "no-schema")
+    return "\n".join(parts)
+
+
+def board_fingerprint(folder: Path, common: str, token: str | None) -> str | None:
+    """The fingerprint of one board's files, or None when stamps cannot vouch for its folder."""
+    parts = [common, f"token={token or ''}"]
+    try:
+        if not _walk(str(folder), parts, time.time_ns()):
+            return None
+    except OSError:
+        return None
+    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def index_fingerprint(folders: list[Path], common: str) -> str | None:
+    """The fingerprint of the boards index: every board.yaml's stamp (the index shows only what they say)."""
+    parts = [common]
+    now = time.time_ns()
+    try:
+        for folder in folders:
+            st = os.lstat(folder / "board.yaml")
+            if _racy(st, now) or not _plain(st):
+                return None
+            parts.append(f"{folder.name}:{_stat_line(st)}")
+    except OSError:
+        return None
+    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _walk(folder: str, parts: list[str], now: int) -> bool:
+    """Append the stamp of `folder` and of everything in it; False on a link or a recent change."""
+    st = os.lstat(folder)
+    if _racy(st, now) or not _plain(st):
+        return False
+    parts.append(f".:{_stat_line(st)}")
+    with os.scandir(folder) as listing:
+        entries = sorted(listing, key=lambda entry: entry.name)
+    for entry in entries:
+        st = entry.stat(follow_symlinks=False)
+        if _racy(st, now) or not _plain(st):
+            return False
+        parts.append(f"{entry.name}:{_stat_line(st)}")
+        if entry.is_dir(follow_symlinks=False):
+            parts.append("{")
+            if not _walk(entry.path, parts, now):
+                return False
+            parts.append("}")
+    return True
+
+
+def _plain(st: os.stat_result) -> bool:
+    import stat
+
+    return stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)
+
+
+def _racy(st: os.stat_result, now: int) -> bool:
+    return now - max(st.st_mtime_ns, st.st_ctime_ns) < RACY_NS
+
+
+def _stat_line(st: os.stat_result) -> str:
+    return f"{st.st_mode}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+
+
+def _stamp(path: str) -> str:
+    try:
+        return f"{path}:{_stat_line(os.stat(path))}"
+    except OSError:
+        return f"{path}:-"
