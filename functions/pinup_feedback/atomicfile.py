@@ -12,24 +12,24 @@ reverse, so the module lives here). The store's create-only records are made dif
 same temporary names, so one start-up sweep (`remove_stale_temps`) finds what any killed
 writer left.
 
-Only os, random and re, all loaded by then in every process that writes.
+Only os and random, loaded by then in every process that writes.
 """
 
 from __future__ import annotations
 
 import os
 import random
-import re
 from pathlib import Path
 
-#: `.<name>.<pid>.<8 hex>.tmp`: hidden, beside its target, the writer's pid for the sweep
-TEMP_NAME = re.compile(r"^\..+\.(\d+)\.[0-9a-f]{8}\.tmp\Z")
+#: `.<name>.<pid>.<8 hex>.tmp`: hidden, beside its target, the writer's pid for the sweep (a
+#: pattern, compiled by the sweep: a build that only writes need not compile it)
+TEMP_PATTERN = r"^\..+\.(\d+)\.[0-9a-f]{8}\.tmp\Z"
 
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
 
 
 def temp_name(name: str) -> str:
-    """A temporary file name for the file `name` (see TEMP_NAME). `random` is reseeded in a
+    """A temporary file name for the file `name` (see TEMP_PATTERN). `random` is reseeded in a
     forked child, and needs no syscall per name as os.urandom does."""
     return f".{name}.{os.getpid()}.{random.getrandbits(32):08x}.tmp"
 

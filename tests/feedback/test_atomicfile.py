@@ -15,7 +15,7 @@ import pytest
 
 import pinup
 import pinup_feedback
-from pinup_feedback.atomicfile import TEMP_NAME, replace_file, temp_name
+from pinup_feedback.atomicfile import TEMP_PATTERN, replace_file, temp_name
 
 
 def _temps(folder: Path) -> list[str]:
@@ -51,7 +51,7 @@ def test_temporary_names_are_what_the_start_up_sweep_removes(tmp_path: Path) -> 
     from pinup_feedback.store.file import remove_stale_temps
 
     name = temp_name("page.html")
-    match = TEMP_NAME.match(name)
+    match = re.match(TEMP_PATTERN, name)
     assert match is not None and int(match.group(1)) == os.getpid() and name.startswith(".page.html.")
     assert temp_name("page.html") != name
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
@@ -123,7 +123,7 @@ def test_durable_syncs_the_file_before_the_rename_and_the_folder_after(
 
     monkeypatch.setattr(os, "fsync", fsync)
     replace_file(tmp_path / "board.yaml", "rounds: 2\n", durable=True)
-    assert [TEMP_NAME.match(os.path.basename(name)) is not None for name, _ in synced] == [True, False]
+    assert [re.match(TEMP_PATTERN, os.path.basename(name)) is not None for name, _ in synced] == [True, False]
     assert [(os.path.dirname(synced[0][0]), synced[0][1]), synced[1]] == [(str(tmp_path), False), (str(tmp_path), True)]
     synced.clear()
     replace_file(tmp_path / "cache.json", "{}")

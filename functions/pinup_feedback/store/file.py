@@ -25,7 +25,7 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 
-from ..atomicfile import TEMP_NAME, fsync_dir, replace_file, temp_name
+from ..atomicfile import TEMP_PATTERN, fsync_dir, replace_file, temp_name
 from ..schema import BOARD_SLUG_PATTERN, Manifest
 from .base import RecordExists, RecordNotFound, StoredItem, StoreError, encode, parse_name, record_name
 
@@ -593,6 +593,7 @@ COMMIT: _Commit = (
 )
 
 
+_TEMP_NAME = re.compile(TEMP_PATTERN)
 _MAX_CACHED = 1024  # boards whose paths a store keeps joined
 
 
@@ -768,7 +769,7 @@ def remove_stale_temps(*roots: Path) -> list[Path]:
     for root in roots:
         for folder, _dirs, names in os.walk(root, followlinks=False):
             for name in names:
-                match = TEMP_NAME.match(name)
+                match = _TEMP_NAME.match(name)
                 path = os.path.join(folder, name)
                 if match and not os.path.islink(path) and not _pid_alive(int(match.group(1))):
                     try:

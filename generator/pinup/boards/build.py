@@ -15,21 +15,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pinup.boards.context import (
-    DEVICE_WIDTHS,
-    BoardConfig,
-    BoardPage,
-    BoardsIndexPage,
-    BoardSummary,
-    VariantView,
-)
-from pinup.boards.limits import page_contract
 from pinup.boards.spec import Board, BoardError, find_boards, load_board
-from pinup.theme import theme_css
 
 if TYPE_CHECKING:  # pragma: no cover
     from jinja2 import Environment
 
+    from pinup.boards.context import VariantView
     from pinup.output import FileSink
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -81,6 +72,8 @@ def _variant_views(board: Board, inline: bool) -> tuple[list[VariantView], dict[
 
     An image is read once here: the build id hashes the same bytes the writer writes.
     """
+    from pinup.boards.context import DEVICE_WIDTHS, VariantView
+
     views: list[VariantView] = []
     copies: dict[str, str | bytes] = {}
     for v in board.spec.variants:
@@ -124,6 +117,9 @@ def render_board(
     """The board page HTML, the variant files to write, and the manifest.
 
     `theme`: the design's `theme_css`, when the caller renders several pages of one design."""
+    from pinup.boards.context import BoardConfig, BoardPage
+    from pinup.boards.limits import page_contract
+    from pinup.theme import theme_css
     from pinup.tweaks import tweakables
 
     inline = bool(getattr(options, "inline", False))
@@ -187,6 +183,10 @@ def build_id(html: str, copies: dict[str, str | bytes], manifest: dict[str, Any]
 
 
 def render_index(boards: list[Board], design: Any, options: Any, *, theme: str | None = None) -> str:
+    """The boards index page (only what each board.yaml says, and the theme)."""
+    from pinup.boards.context import BoardsIndexPage, BoardSummary
+    from pinup.theme import theme_css
+
     summaries = [
         BoardSummary(
             slug=b.slug,
@@ -243,6 +243,8 @@ def build_boards(
         else:
             written.extend(out / str(rel) for rel in _files(kept))
     boards = {folder: load_board(folder) for folder, _ in todo}  # every bad board.yaml fails the build first
+    from pinup.theme import theme_css  # only now: a build that keeps every board never needs it
+
     theme: str | None = None
     for folder, fingerprint in todo:
         board = boards[folder]
