@@ -214,6 +214,7 @@ def test_group_commit_shares_directory_fsyncs_and_acks_only_after_them(
     real_fsync, real_link = os.fsync, os.link
     linked = threading.Semaphore(0)
     release = threading.Event()
+    holding = threading.Event()  # the first directory fsync has begun: its batch is the first write alone
     dir_syncs: list[int] = []
 
     def link(src: Any, dst: Any, **kw: Any) -> None:
@@ -224,6 +225,7 @@ def test_group_commit_shares_directory_fsyncs_and_acks_only_after_them(
         if os.path.isdir(os.readlink(f"/proc/self/fd/{fd}")):
             dir_syncs.append(fd)
             if len(dir_syncs) == 1:
+                holding.set()
                 assert release.wait(30)  # hold the first directory fsync until all writes are linked
         real_fsync(fd)
 
@@ -232,6 +234,9 @@ def test_group_commit_shares_directory_fsyncs_and_acks_only_after_them(
     store = FileStore(tmp_path)
     first = store.submit(record())
     assert linked.acquire(timeout=30)
+    # the syncer takes the first write as a batch of its own before the others come (on a busy
+    # machine it could otherwise still be waiting to run and take some of them along)
+    assert holding.wait(30)
     rest = [store.submit(record()) for _ in range(11)]
     for _ in rest:
         assert linked.acquire(timeout=30)
