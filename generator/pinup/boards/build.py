@@ -224,6 +224,7 @@ def build_boards(
     inputs did not change since the previous build is kept without rendering (`pinup.boards.reuse`).
     """
     from pinup.boards import reuse
+    from pinup.theme import theme_css
 
     src, out = Path(src), Path(out)
     folders = find_boards(src)
@@ -243,8 +244,6 @@ def build_boards(
         else:
             written.extend(out / str(rel) for rel in _files(kept))
     boards = {folder: load_board(folder) for folder, _ in todo}  # every bad board.yaml fails the build first
-    from pinup.theme import theme_css  # only now: a build that keeps every board never needs it
-
     theme: str | None = None
     for folder, fingerprint in todo:
         board = boards[folder]
