@@ -12,13 +12,12 @@ reverse, so the module lives here). The store's create-only records are made dif
 same temporary names, so one start-up sweep (`remove_stale_temps`) finds what any killed
 writer left.
 
-Only os and random, loaded by then in every process that writes.
+Only os: a build imports this, and a build with nothing to write imports as little as it can.
 """
 
 from __future__ import annotations
 
 import os
-import random
 from pathlib import Path
 
 #: `.<name>.<pid>.<8 hex>.tmp`: hidden, beside its target, the writer's pid for the sweep (a
@@ -29,9 +28,9 @@ _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
 
 
 def temp_name(name: str) -> str:
-    """A temporary file name for the file `name` (see TEMP_PATTERN). `random` is reseeded in a
-    forked child, and needs no syscall per name as os.urandom does."""
-    return f".{name}.{os.getpid()}.{random.getrandbits(32):08x}.tmp"
+    """A temporary file name for the file `name` (see TEMP_PATTERN); unpredictable, and
+    different in a forked child."""
+    return f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
 
 
 def replace_file(

@@ -217,6 +217,10 @@ class OutputWriter:
         #: the build id of the manifest this writer last saved (see `build_id`)
         self._saved_id = ""
         self._finished = False
+        #: the manifest's text and stamp as this writer read them: one the same build would write
+        #: again is not written again (a build with nothing changed only touches it)
+        self._read_text: str | None = None
+        self._read_stamp: list[int] | None = None
         #: whether this writer has begun overwriting files in place (see `pinup.overwrites`)
         self._overwriting = False
         _new_build()
@@ -285,7 +289,9 @@ class OutputWriter:
         if saved is not None and saved[0] == _stamp(f"{self.out_dir}/{MANIFEST}"):
             return saved[1]  # the manifest this process wrote last, unchanged since: no need to parse it
         try:
-            data = json.loads((self.out_dir / MANIFEST).read_text("utf-8"))
+            self._read_stamp = _stamp(f"{self.out_dir}/{MANIFEST}")
+            self._read_text = (self.out_dir / MANIFEST).read_text("utf-8")
+            data = json.loads(self._read_text)
             files = data.get("files", {})
             groups = data.get("groups", {})
             sizes = data.get("sizes", {})
@@ -306,9 +312,19 @@ class OutputWriter:
         sizes: dict[str, int],
         keys: dict[str, str],
     ) -> None:
-        self.out_dir.mkdir(parents=True, exist_ok=True)
         text, self._saved_id = manifesttext.encode(str(self.out_dir), self.info, files, groups, sizes, keys)
+        unchanged = self._read_stamp is not None and text == self._read_text
+        if unchanged and _stamp(f"{self.out_dir}/{MANIFEST}") == self._read_stamp:
+            # the file says this already and nobody replaced it since it was read: only its mtime
+            # moves, which still tells when the folder was last built (`pinup serve`'s needs_build)
+            try:
+                os.utime(f"{self.out_dir}/{MANIFEST}")
+                return
+            except OSError:
+                pass
+        self.out_dir.mkdir(parents=True, exist_ok=True)
         replace_file(self.out_dir / MANIFEST, text)
+        self._read_text = self._read_stamp = None
 
     # -- paths ---------------------------------------------------------------------------
     def path(self, rel: str) -> Path:

@@ -187,7 +187,8 @@ print(json.dumps({"written": result.written, "jinja2": "jinja2" in sys.modules})
 
 
 def test_a_new_process_with_nothing_to_do_never_imports_jinja2(tmp_path: Path) -> None:
-    """`pinup build` with nothing changed keeps the site and every board without a template engine."""
+    """`pinup build` with nothing changed keeps the site and every board without a template engine,
+    and writes no file."""
     ws = copy_workspace(tmp_path)
     out = tmp_path / "site"
 
@@ -200,8 +201,12 @@ def test_a_new_process_with_nothing_to_do_never_imports_jinja2(tmp_path: Path) -
     time.sleep(reuse.RACY_NS / 1e9 + 0.1)  # the copied workspace's stamps can vouch for it from now on
     assert run()["jinja2"] is True
     before = _tree(out)
+    manifest = (out / ".pinup-build.json").stat()
     assert run() == {"written": 0, "jinja2": False}
     assert _tree(out) == before
+    # not even the manifest is written again: the same file, only touched (it tells when the folder was built)
+    now = (out / ".pinup-build.json").stat()
+    assert now.st_ino == manifest.st_ino and now.st_mtime_ns >= manifest.st_mtime_ns
     shutil.rmtree(out / "boards" / "trail-home")
     assert run()["jinja2"] is True  # a board's files gone: rendered again
     assert _tree(out) == before

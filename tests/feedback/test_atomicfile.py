@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import random
 import re
 import stat
 import subprocess
@@ -94,15 +93,16 @@ def test_a_write_that_fails_halfway_keeps_the_old_file(tmp_path: Path) -> None:
     assert _temps(tmp_path) == []
 
 
-def test_a_file_or_link_at_the_temporary_name_is_left_alone(tmp_path: Path) -> None:
+def test_a_file_or_link_at_the_temporary_name_is_left_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Created exclusively: a link planted at the next temporary name is neither followed nor removed."""
     victim = tmp_path / "victim"
     victim.write_text("must not change")
     path = tmp_path / "cursor"
     path.write_text("old")
-    state = random.getstate()
+    draws = iter([b"\x01\x02\x03\x04", b"\x01\x02\x03\x04"])
+    real = os.urandom
+    monkeypatch.setattr(os, "urandom", lambda n: next(draws, None) or real(n))
     planted = tmp_path / temp_name(path.name)  # the name replace_file will try first
-    random.setstate(state)
     os.symlink(victim, planted)
     replace_file(path, "new")
     assert path.read_text() == "new"
