@@ -56,11 +56,7 @@ def replace_file(
                 raise
     try:
         try:
-            view = memoryview(content)
-            while view:
-                view = view[os.write(fd, view) :]
-            if durable:
-                os.fsync(fd)
+            write_all(fd, content, sync=durable)
             stat = os.fstat(fd)  # a rename keeps the inode, size and mtime
         finally:
             os.close(fd)
@@ -74,6 +70,25 @@ def replace_file(
     if durable:
         fsync_dir(folder or ".")
     return stat
+
+
+def create_file(path: str | os.PathLike[str], data: bytes, *, sync: bool = False) -> None:
+    """Create `path` (it must not exist: FileExistsError), write all of `data`, flush it to disk
+    if `sync` (its folder is not synced: the caller syncs each folder once for all its files)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
+    try:
+        write_all(fd, data, sync=sync)
+    finally:
+        os.close(fd)
+
+
+def write_all(fd: int, data: bytes, *, sync: bool = False) -> None:
+    """Write all of `data` to `fd` (os.write may take less), then flush it to disk if `sync`."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    if sync:
+        os.fsync(fd)
 
 
 def fsync_dir(path: str | Path) -> None:

@@ -66,7 +66,7 @@ def full_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tupl
     def no_space(path: Path, data: bytes, *, sync: bool = False) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(file_store, "_write_new", no_space)  # every commit creates its files through it
+    monkeypatch.setattr(file_store, "create_file", no_space)  # every commit creates its files through it
     yield store, "simulated"
 
 

@@ -25,7 +25,7 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 
-from ..atomicfile import TEMP_PATTERN, fsync_dir, replace_file, temp_name
+from ..atomicfile import TEMP_PATTERN, create_file, fsync_dir, replace_file, temp_name, write_all
 from ..schema import BOARD_SLUG_PATTERN, Manifest
 from .base import RecordExists, RecordNotFound, StoredItem, StoreError, encode, parse_name, record_name
 
@@ -33,32 +33,15 @@ _SLUG = re.compile(BOARD_SLUG_PATTERN)
 CLAIMS_DIR = "_claims"
 
 
-def _write_new(path: str | Path, data: bytes, *, sync: bool = False) -> None:
-    """Create `path` (must not exist), write all of `data`, fsync it if asked."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
-    try:
-        _write_all(fd, data, sync=sync)
-    finally:
-        os.close(fd)
-
-
-def _write_all(fd: int, data: bytes, *, sync: bool = False) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-    if sync:
-        os.fsync(fd)
-
-
 def _write_fsync(path: Path, data: bytes) -> None:
     """Create `path` (must not exist), write all of `data`, fsync it."""
-    _write_new(path, data, sync=True)
+    create_file(path, data, sync=True)
 
 
 def _write_direct(path: str | Path, data: bytes, *, sync: bool = True) -> None:
     """O_EXCL on the final name (no hard links here, or a marker); a failed write leaves nothing."""
     try:
-        _write_new(path, data, sync=sync)
+        create_file(path, data, sync=sync)
     except FileExistsError:
         raise
     except BaseException:
@@ -408,10 +391,10 @@ class SyncfsCommit(_Commit):
                     write.anonymous = _open_anonymous(write.folder)
                 if write.anonymous >= 0:
                     anonymous += 1
-                    _write_all(write.anonymous, write.data)
+                    write_all(write.anonymous, write.data)
                 elif write.source is None:  # a link to an existing file needs no temp file
                     write.tmp = _stage(write.path)
-                    _write_new(write.tmp, write.data)
+                    create_file(write.tmp, write.data)
                 staged.append(write)
             except BaseException as exc:
                 write.error = exc
@@ -486,7 +469,7 @@ def _create_whole(folder: str, path: str, data: bytes, sync: bool) -> bool:
     if error is _NOT_TRIED:
         tmp = os.path.join(folder, temp_name(os.path.basename(path)))
         try:
-            _write_new(tmp, data, sync=sync)
+            create_file(tmp, data, sync=sync)
             error = _link(tmp, path, data, sync=sync)
         finally:
             _take_back(tmp)
@@ -510,7 +493,7 @@ def _create_anonymous(folder: str, path: str, data: bytes, sync: bool) -> OSErro
     if fd < 0:
         return _NOT_TRIED
     try:
-        _write_all(fd, data, sync=sync)
+        write_all(fd, data, sync=sync)
         return _link_anonymous(fd, path, data, sync=sync)
     finally:
         os.close(fd)

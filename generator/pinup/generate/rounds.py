@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pinup.generate.client import GenerationError
-from pinup_feedback.atomicfile import replace_file
+from pinup_feedback.atomicfile import create_file, fsync_dir, replace_file
 
 SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 ROUND_DIR = re.compile(r"^round-(\d+)$")
@@ -184,7 +184,12 @@ def write_round(
     title: str | None = None,
     brief: str | None = None,
 ) -> tuple[int, Path]:
-    """Write round-N atomically, then update board.yaml; returns (round, folder)."""
+    """Write round-N atomically, then update board.yaml; returns (round, folder).
+
+    Durable in that order: the round's files and folders are on disk before it takes its name,
+    and its name before board.yaml names it, so a power cut never leaves a board.yaml that points
+    at a round it lost.
+    """
     ref.folder.mkdir(parents=True, exist_ok=True)
     with board_lock(ref.folder):
         board = read_board(ref)
@@ -197,14 +202,16 @@ def write_round(
             (tmp / "variants").mkdir()
             for v in variants:
                 rel = f"variants/{v.id.lower()}{v.suffix}"
-                (tmp / rel).write_bytes(v.data)
+                create_file(tmp / rel, v.data, sync=True)
                 entry = {"id": v.id, "label": v.label, "file": f"round-{round_number}/{rel}"}
                 if v.description:
                     entry["description"] = v.description
                 entries.append(entry)
             described = [{**e, **v.extra} for e, v in zip(entries, variants, strict=True)]
             meta = {**meta, "round": round_number, "variants": described}
-            (tmp / "meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            create_file(tmp / "meta.json", (json.dumps(meta, indent=2, ensure_ascii=False) + "\n").encode(), sync=True)
+            fsync_dir(tmp / "variants")
+            fsync_dir(tmp)
             text = _updated_board_yaml(ref, board, round_number, entries, title=title, brief=brief)
             final = ref.folder / f"round-{round_number}"
             if final.exists():
@@ -213,6 +220,7 @@ def write_round(
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
+        fsync_dir(ref.folder)
         replace_file(ref.board_file, text, durable=True)
     return round_number, final
 
