@@ -10,15 +10,20 @@ generated round, a tweaked DESIGN.md copy and a PDF (`pinup` may import this pac
 reverse, so the module lives here). The store's create-only records are made differently
 (`store/file.py`: linked to their final name, never renamed over one) but stage through the
 same temporary names, so one start-up sweep (`remove_stale_temps`) finds what any killed
-writer left.
+writer left. `create_file` and `write_all` are the pieces both use to create a new file: the
+store's records and a generated round's files.
 
-Only os: a build imports this, and a build with nothing to write imports as little as it can.
+Only os at run time: a build imports this, and a build with nothing to write imports as little
+as it can.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
 
 #: `.<name>.<pid>.<8 hex>.tmp`: hidden, beside its target, the writer's pid for the sweep (a
 #: pattern, compiled by the sweep: a build that only writes need not compile it)
