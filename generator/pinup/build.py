@@ -20,10 +20,11 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from pinup.records import Record, field
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import LintReport
@@ -38,8 +39,7 @@ class BuildError(Exception):
     """A build that cannot start or finish (missing workspace, unwritable output)."""
 
 
-@dataclass
-class BuildOptions:
+class BuildOptions(Record):
     """What `pinup build` was asked to do (shared with the boards and hosted builders)."""
 
     src: Path = Path("site_src")
@@ -65,8 +65,7 @@ class BuildOptions:
             self.results = True
 
 
-@dataclass
-class BuildResult:
+class BuildResult(Record):
     """What a build produced; `ok` is False only when --strict and the DESIGN.md has errors or warnings."""
 
     report: LintReport

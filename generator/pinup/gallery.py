@@ -9,16 +9,16 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from pinup.records import Record, field
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.output import FileSink, FolderSink
 
 
-@dataclass
-class Brand:
+class Brand(Record):
     """One bundled brand: its slug, name, category and the folder of its DESIGN.md."""
 
     slug: str
@@ -27,8 +27,7 @@ class Brand:
     path: Path
 
 
-@dataclass
-class GalleryResult:
+class GalleryResult(Record):
     """What a gallery build did: the brands built, the files written and kept, and lint errors per brand."""
 
     brands: list[Brand] = field(default_factory=list)

@@ -10,13 +10,13 @@ comes from `*-dark` tokens when the DESIGN.md has them and is derived otherwise.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 from urllib.parse import quote_plus
 
 from pinup.designmd.colors import rgb_contrast as contrast
 from pinup.designmd.colors import rgb_luminance as luminance
+from pinup.records import Record, field
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import Color, DesignSystem, Typography
@@ -231,8 +231,7 @@ def _pick(role: str, names: dict[str, RGB]) -> str | None:
     return None
 
 
-@dataclass
-class Palette:
+class Palette(Record):
     """The chrome colours of one mode; every text pairing here is readable."""
 
     bg: RGB
@@ -260,8 +259,7 @@ class Palette:
         }
 
 
-@dataclass
-class Theme:
+class Theme(Record):
     """Everything `theme_css` decides, kept so pages can explain it (e.g. the fallback note)."""
 
     light: Palette

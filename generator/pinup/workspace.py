@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pinup.records import Record
 from pinup_feedback.atomicfile import replace_file
 
 DESIGN_FILE = "DESIGN.md"
@@ -37,8 +37,7 @@ class WorkspaceNotFound(FileNotFoundError):
     """No workspace where one was expected; the message says what to do."""
 
 
-@dataclass(frozen=True)
-class Workspace:
+class Workspace(Record, frozen=True):
     """A workspace (DESIGN.md + boards), its built site, and its feedback store."""
 
     src: Path

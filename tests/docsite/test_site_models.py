@@ -263,12 +263,13 @@ def test_downloads_carry_the_dark_mode() -> None:
 
 
 def test_models_compare_and_print_as_dataclasses_would(example) -> None:  # type: ignore[no-untyped-def]
-    """The models' shared equality and repr (`pinup.docsite.models.Model`) behave as generated ones."""
+    """The models' shared `__init__`, equality and repr (`pinup.records.Record`) behave as generated ones."""
     import dataclasses
     import pickle
     from typing import Any
 
     from pinup.docsite import models
+    from pinup.records import fields
 
     twin = pickle.loads(pickle.dumps(example))
     assert twin == example and twin is not example and not (twin != example)
@@ -288,13 +289,13 @@ def test_models_compare_and_print_as_dataclasses_would(example) -> None:  # type
             seen.extend(obj.values())
         elif isinstance(obj, models.Model):
             cls = type(obj)
-            shown = dataclasses.fields(cls)
-            like = dataclasses.make_dataclass(
-                cls.__qualname__, [(f.name, Any, dataclasses.field(repr=f.repr)) for f in shown]
-            )
-            values = {f.name: getattr(obj, f.name) for f in shown}
+            names = fields(cls)
+            like = dataclasses.make_dataclass(cls.__qualname__, [(name, Any) for name in names])
+            values = {name: getattr(obj, name) for name in names}
             assert repr(obj) == repr(like(**values))
             assert (like(**values) == like(**values)) is (obj == cls(**values))
+            # the instance's state holds every field in order, as a dataclass's: pickles (page keys) alike
+            assert list(vars(obj)) == list(vars(like(**values))) == list(vars(cls(**values)))
             checked.add(cls)
             seen.extend(values.values())
     assert len(checked) >= 15

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from pinup.records import Record, as_dict, field
 
 DEVICE_WIDTHS: dict[str, int] = {"phone": 375, "tablet": 768, "desktop": 1440}
 
 
-@dataclass(frozen=True)
-class VariantView:
+class VariantView(Record, frozen=True):
     """One variant as the page shows it."""
 
     id: str
@@ -26,8 +26,7 @@ class VariantView:
         return f"Variant {self.id}: {self.label}" if self.label else f"Variant {self.id}"
 
 
-@dataclass(frozen=True)
-class BoardConfig:
+class BoardConfig(Record, frozen=True):
     """The JSON the page script reads from #board-config."""
 
     board: str
@@ -53,11 +52,10 @@ class BoardConfig:
     build: str = ""
 
     def to_json_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return as_dict(self)
 
 
-@dataclass(frozen=True)
-class BoardPage:
+class BoardPage(Record, frozen=True):
     """Everything the board page template renders."""
 
     slug: str
@@ -78,8 +76,7 @@ class BoardPage:
     print_css: str = ""  # static/board/print.css, inlined with media="print"
 
 
-@dataclass(frozen=True)
-class BoardSummary:
+class BoardSummary(Record, frozen=True):
     """One row of the boards index."""
 
     slug: str
@@ -90,8 +87,7 @@ class BoardSummary:
     kinds: str
 
 
-@dataclass(frozen=True)
-class BoardsIndexPage:
+class BoardsIndexPage(Record, frozen=True):
     """The boards index: a card per board, in the brand's theme."""
 
     boards: list[BoardSummary]

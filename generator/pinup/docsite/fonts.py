@@ -12,9 +12,10 @@ typography page says which.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from pinup.records import Record, field
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import DesignSystem, Finding, LintReport
@@ -49,8 +50,7 @@ def family_key(name: str) -> str:
     return _ALNUM.sub("", name.lower())
 
 
-@dataclass
-class FontFace:
+class FontFace(Record):
     """One embedded file: `@font-face` for `family`, written to `assets/fonts/<filename>`."""
 
     family: str
@@ -66,8 +66,7 @@ class FontFace:
         )
 
 
-@dataclass
-class FontPlan:
+class FontPlan(Record):
     """What the site does with each named family, and what went wrong on the way."""
 
     faces: list[FontFace] = field(default_factory=list)

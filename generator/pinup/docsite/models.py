@@ -1,4 +1,4 @@
-"""Page models: plain dataclasses holding everything a template needs, nothing it must compute.
+"""Page models: plain records holding everything a template needs, nothing it must compute.
 
 Templates stay logic-free and overridable (`--templates DIR`), the MkDocs plugin
 renders the same models, and tests can check a page's content without parsing
@@ -9,36 +9,18 @@ text that the templates escape.
 
 from __future__ import annotations
 
-from dataclasses import Field, dataclass, field, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
 from pinup.docsite.problems import Problems
+from pinup.records import Record, field
 
 
-class Model:
-    """Equality and repr from the dataclass fields, written once for every model below.
-
-    `@dataclass` would generate both for each class, two `exec` calls a class: half of what
-    importing this module costs, paid by every build process. They compare and print the same.
-    """
+class Model(Record):
+    """A page model: a record (`pinup.records`), so importing the 33 of them compiles no code."""
 
     __slots__ = ()
-    if TYPE_CHECKING:  # set by @dataclass on every subclass
-        __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self))
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
-        return f"{type(self).__qualname__}({shown})"
 
 
-@dataclass(eq=False, repr=False)
 class Page(Model):
     """One page of the site. `slug` names it in links (`colors` -> colors.html)."""
 
@@ -56,7 +38,6 @@ class Page(Model):
 # --- overview ---------------------------------------------------------------------------------
 
 
-@dataclass(eq=False, repr=False)
 class Stat(Model):
     """One figure on the overview (how many colours, type levels, spacing steps), linking to its page."""
 
@@ -65,7 +46,6 @@ class Stat(Model):
     slug: str
 
 
-@dataclass(eq=False, repr=False)
 class Cover(Model):
     """The overview's first screen, built from the brand's own tokens."""
 
@@ -76,7 +56,6 @@ class Cover(Model):
     action_component: str = ""  # the component it is drawn from, e.g. `button-primary`
 
 
-@dataclass(eq=False, repr=False)
 class OverviewPage(Page):
     """The first page: the brand's name, description and cover, its figures, and the lint summary."""
 
@@ -99,7 +78,6 @@ class OverviewPage(Page):
 # --- colors -------------------------------------------------------------------------------------
 
 
-@dataclass(eq=False, repr=False)
 class Swatch(Model):
     """A colour token with every representation the page offers to copy."""
 
@@ -117,7 +95,6 @@ class Swatch(Model):
     label_on: str = "#000000"  # text colour that reads on this swatch (for the specimen only)
 
 
-@dataclass(eq=False, repr=False)
 class ContrastCell(Model):
     """One cell of the contrast matrix: a text colour on a surface colour, with its WCAG level."""
 
@@ -131,7 +108,6 @@ class ContrastCell(Model):
         return f"{self.ratio:.2f}:1"
 
 
-@dataclass(eq=False, repr=False)
 class ContrastMatrix(Model):
     """Text-like colours (rows) against surface-like colours (columns)."""
 
@@ -140,7 +116,6 @@ class ContrastMatrix(Model):
     cells: list[list[ContrastCell]]
 
 
-@dataclass(eq=False, repr=False)
 class ContrastPair(Model):
     """A pairing the DESIGN.md intends: `on-X` on `X`, or text on a page surface."""
 
@@ -155,7 +130,6 @@ class ContrastPair(Model):
         return f"{self.ratio:.2f}:1"
 
 
-@dataclass(eq=False, repr=False)
 class ColorFamily(Model):
     """Colours that belong together (`primary`, `on-primary`, `primary-hover`, ...), shown as a ramp."""
 
@@ -164,7 +138,6 @@ class ColorFamily(Model):
     swatches: list[Swatch]
 
 
-@dataclass(eq=False, repr=False)
 class ColorMode(Model):
     """A set of swatches shown together: "Light", "Dark" (from `*-dark` tokens)."""
 
@@ -176,7 +149,6 @@ class ColorMode(Model):
     pairs: list[ContrastPair] = field(default_factory=list)
 
 
-@dataclass(eq=False, repr=False)
 class ColorsPage(Page):
     """The colours page: the palette of each mode, contrast checks and colour-vision simulations."""
 
@@ -187,7 +159,6 @@ class ColorsPage(Page):
 # --- typography ---------------------------------------------------------------------------------
 
 
-@dataclass(eq=False, repr=False)
 class TypeLevel(Model):
     """One typography level, with its specimen style and the CSS rule to copy."""
 
@@ -199,7 +170,6 @@ class TypeLevel(Model):
     line: int | None = None
 
 
-@dataclass(eq=False, repr=False)
 class FontNote(Model):
     """How one family the DESIGN.md names is shown: embedded from `fonts/`, or a fallback stack."""
 
@@ -209,7 +179,6 @@ class FontNote(Model):
     levels: list[str] = field(default_factory=list)
 
 
-@dataclass(eq=False, repr=False)
 class TypographyPage(Page):
     """The typography page: every level as a specimen, and notes on the fonts they use."""
 
@@ -221,7 +190,6 @@ class TypographyPage(Page):
 # --- layout, shapes, elevation ------------------------------------------------------------------
 
 
-@dataclass(eq=False, repr=False)
 class ScaleStep(Model):
     """A spacing or radius token drawn to scale."""
 
@@ -235,7 +203,6 @@ class ScaleStep(Model):
     line: int | None = None
 
 
-@dataclass(eq=False, repr=False)
 class ScalePage(Page):
     """The spacing or the rounded page: each step of the scale drawn to size."""
 
@@ -243,7 +210,6 @@ class ScalePage(Page):
     kind: str = "spacing"  # "spacing" | "rounded"
 
 
-@dataclass(eq=False, repr=False)
 class ShadowSample(Model):
     """One elevation token drawn as a card with its shadow."""
 
@@ -251,7 +217,6 @@ class ShadowSample(Model):
     value: str  # sanitised box-shadow
 
 
-@dataclass(eq=False, repr=False)
 class ElevationPage(Page):
     """The elevation page: every shadow token on a card."""
 
@@ -261,7 +226,6 @@ class ElevationPage(Page):
 # --- components ---------------------------------------------------------------------------------
 
 
-@dataclass(eq=False, repr=False)
 class PropRow(Model):
     """One property of a component: as written, as resolved, and whether a variant inherits it."""
 
@@ -272,7 +236,6 @@ class PropRow(Model):
     inherited: bool = False
 
 
-@dataclass(eq=False, repr=False)
 class ComponentVariant(Model):
     """One state or variant of a component, drawn as a live specimen on its stage."""
 
@@ -287,7 +250,6 @@ class ComponentVariant(Model):
     line: int | None = None
 
 
-@dataclass(eq=False, repr=False)
 class ComponentGroup(Model):
     """A component and its variants, with what the prose says of it and snippets to copy."""
 
@@ -299,7 +261,6 @@ class ComponentGroup(Model):
     css: str = ""  # a copyable CSS snippet: the base rule and one rule per state
 
 
-@dataclass(eq=False, repr=False)
 class ComponentsPage(Page):
     """The components page: every component group."""
 
@@ -309,7 +270,6 @@ class ComponentsPage(Page):
 # --- do's and don'ts ----------------------------------------------------------------------------
 
 
-@dataclass(eq=False, repr=False)
 class GuidancePage(Page):
     """The do's and don'ts page, from the DESIGN.md's guidance sections."""
 
@@ -321,7 +281,6 @@ class GuidancePage(Page):
 # --- downloads ------------------------------------------------------------------------------------
 
 
-@dataclass(eq=False, repr=False)
 class Download(Model):
     """One export offered on the downloads page (its bytes, or why it could not be made)."""
 
@@ -339,7 +298,6 @@ class Download(Model):
         return f"{n} B" if n < 1024 else f"{n / 1024:.1f} KB"
 
 
-@dataclass(eq=False, repr=False)
 class DownloadsPage(Page):
     """The downloads page: the token exports in every format."""
 
@@ -349,7 +307,6 @@ class DownloadsPage(Page):
 # --- lint -------------------------------------------------------------------------------------------
 
 
-@dataclass(eq=False, repr=False)
 class FindingRow(Model):
     """One lint finding, linked to the page and anchor it is about."""
 
@@ -362,7 +319,6 @@ class FindingRow(Model):
     anchor: str
 
 
-@dataclass(eq=False, repr=False)
 class LintPage(Page):
     """The lint page: the reference linter's findings, then pinup's own checks."""
 
@@ -376,7 +332,6 @@ class LintPage(Page):
 # --- unknown sections and token groups -------------------------------------------------------------
 
 
-@dataclass(eq=False, repr=False)
 class GenericRow(Model):
     """One key and value of a token group pinup has no page of its own for."""
 
@@ -385,7 +340,6 @@ class GenericRow(Model):
     swatch: str | None = None
 
 
-@dataclass(eq=False, repr=False)
 class GenericGroup(Model):
     """A token group pinup has no page of its own for, shown as a table."""
 
@@ -394,7 +348,6 @@ class GenericGroup(Model):
     rows: list[GenericRow]
 
 
-@dataclass(eq=False, repr=False)
 class GenericSection(Model):
     """A prose section of the DESIGN.md that no other page shows."""
 
@@ -404,7 +357,6 @@ class GenericSection(Model):
     line: int | None = None
 
 
-@dataclass(eq=False, repr=False)
 class ExtrasPage(Page):
     """The extras page: sections and token groups that no other page shows."""
 
@@ -415,7 +367,6 @@ class ExtrasPage(Page):
 # --- the site -----------------------------------------------------------------------------------
 
 
-@dataclass(eq=False, repr=False)
 class SearchEntry(Model):
     """One entry of the site's search index: where it leads and the text it matches."""
 
@@ -426,7 +377,6 @@ class SearchEntry(Model):
     text: str
 
 
-@dataclass(eq=False, repr=False)
 class SiteModel(Model):
     """Every page of one design system, plus what the chrome needs."""
 

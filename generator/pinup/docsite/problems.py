@@ -8,9 +8,10 @@ drift, ...) are counted here so each page can raise a visible alert.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
+
+from pinup.records import Record
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import Finding, LintReport
@@ -39,8 +40,7 @@ def is_document_problem(finding: Finding) -> bool:
     return finding.rule is None and finding.path is None
 
 
-@dataclass
-class Problems:
+class Problems(Record):
     """Counts for the banner; `alert` says whether every page must show it."""
 
     errors: int = 0

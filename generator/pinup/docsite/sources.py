@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pinup.docsite.markdown import MarkdownCache
@@ -11,18 +10,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import DesignSystem, LintReport, Section
 
 
-@dataclass
 class Sources:
     """A linted DESIGN.md plus build options, with prose looked up by canonical section."""
 
-    report: LintReport
-    allow_html: bool = False
-    source_name: str = "DESIGN.md"
-    _by_canonical: dict[str, list[Section]] = field(default_factory=dict, init=False)
-    cache: MarkdownCache = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.cache = MarkdownCache(self.allow_html)
+    def __init__(self, report: LintReport, allow_html: bool = False, source_name: str = "DESIGN.md") -> None:
+        self.report = report
+        self.allow_html = allow_html
+        self.source_name = source_name
+        self._by_canonical: dict[str, list[Section]] = {}
+        self.cache = MarkdownCache(allow_html)
         for section in self.report.design.sections:
             if section.canonical:
                 self._by_canonical.setdefault(section.canonical, []).append(section)
