@@ -3,7 +3,7 @@
 Why: `@dataclass` writes each class's `__init__` (and `__eq__`, `__repr__`, and for a frozen
 class `__setattr__`, `__delattr__` and `__hash__`) as source text and compiles it, 0.2-1 ms a
 class. The classes every build imports (page models, build options, theme, fonts, boards) cost
-about 10 ms of each `pinup build`, `pinup gallery` and `mkdocs build` process that way. A
+10-20 ms of each `pinup build`, `pinup gallery` and `mkdocs build` process that way. A
 Record's fields are read once from its annotations, and one `__init__`, `__eq__`, `__repr__`
 and `__hash__` serve every class. Type checkers see a dataclass (`dataclass_transform`).
 
@@ -11,7 +11,8 @@ What a Record does as a dataclass does: fields in declaration order, a parent's 
 instance's `__dict__` holds every field in that order (pickles are byte for byte the same);
 `field(default_factory=...)` for mutable defaults; `__post_init__` when defined; equality
 field by field between instances of the same class; `frozen=True` as a class keyword gives
-immutable, hashable instances. Modules off the build's path keep `@dataclass`.
+immutable, hashable instances. Modules off the build's path keep `@dataclass`; the read-only
+twins of pydantic models (keyword-only, with slots and `model_copy`) are `pinup.plain.Plain`.
 """
 
 from __future__ import annotations
