@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from pinup.records import FrozenRecordError, Record, as_dict, field, fields
+from pinup.records import COMPILE_AFTER, FrozenRecordError, Record, as_dict, field, fields
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,14 +72,75 @@ def test_equality_and_hash_as_a_dataclass() -> None:
         hash(Swatch("a"))  # mutable, with equality: unhashable, as @dataclass makes it
     assert hash(Point(1, 2)) == hash(Point(1, 2)) and len({Point(1), Point(1, 0), Point(2)}) == 2
 
+    @dataclasses.dataclass
+    class MeasureClass:
+        value: float
+
+    class Measure(Record):
+        value: float
+
+    nan = float("nan")  # equal to itself only as the same object, as in the tuples a dataclass compares
+    assert (Measure(nan) == Measure(nan)) is (MeasureClass(nan) == MeasureClass(nan)) is True
+    assert (Measure(nan) == Measure(float("nan"))) is (MeasureClass(nan) == MeasureClass(float("nan"))) is False
+
+
+def _wrong_calls(cls: Any) -> list[tuple[Any, str]]:
+    return [
+        (lambda: cls(), r"missing .*required.* argument.*'name'"),
+        (lambda: cls("a", "#1", [], "extra"), "takes 3 positional arguments but 4 were given|takes from 2 to 4"),
+        (lambda: cls("a", name="b"), "multiple values for argument 'name'"),
+        (lambda: cls("a", colour="red"), "unexpected keyword argument 'colour'"),
+    ]
+
 
 def test_wrong_arguments_are_the_errors_a_dataclass_gives() -> None:
-    for call, message in (
-        (lambda: Swatch(), "missing required argument: 'name'"),
-        (lambda: Swatch("a", "#1", [], "extra"), "takes 3 positional arguments but 4 were given"),
-        (lambda: Swatch("a", name="b"), "multiple values for argument 'name'"),
-        (lambda: Swatch("a", colour="red"), "unexpected keyword argument 'colour'"),
-    ):
+    for call, message in _wrong_calls(Swatch):
+        with pytest.raises(TypeError, match=message):
+            call()
+
+
+def test_a_class_used_often_gets_its_own_compiled_init_that_does_the_same() -> None:
+    """After `COMPILE_AFTER` instances a class's `__init__` is compiled for it, as a dataclass's is;
+    what it makes, and what it refuses, do not change."""
+
+    class Often(Record):
+        name: str
+        hex: str = "#000000"
+        tags: list[str] = field(default_factory=list)
+        seen: list[str] = field(default_factory=list)
+
+        def __post_init__(self) -> None:
+            self.seen.append(self.name)
+
+    class Oftener(Often):
+        role: str = ""
+
+    class Pinned(Record, frozen=True):
+        x: int
+        y: int = 0
+
+    shared = Often.__init__
+    before = [Often("a"), Often("b", "#111111", tags=["t"]), Often(name="c", hex="#222222")]
+    for _ in range(COMPILE_AFTER):
+        Often("x")
+        Pinned(1)
+    assert Often.__init__ is not shared and Oftener.__init__ is shared  # the subclass counts its own
+    after = [Often("a"), Often("b", "#111111", tags=["t"]), Often(name="c", hex="#222222")]
+    for old, new in zip(before, after, strict=True):
+        assert list(vars(old).items()) == list(vars(new).items()) and old == new
+    assert after[0].tags is not Often("z").tags and after[0].seen == ["a"]
+    assert list(vars(Oftener("o", role="r"))) == ["name", "hex", "tags", "seen", "role"]
+    assert Pinned(1, 2) == Pinned(x=1, y=2) and hash(Pinned(1)) == hash(Pinned(1, 0))
+    with pytest.raises(FrozenRecordError):
+        Pinned(1).x = 2  # type: ignore[misc]
+
+    class Compiled(Swatch):
+        pass
+
+    for _ in range(COMPILE_AFTER):
+        Compiled("x")
+    assert Compiled.__init__ is not Swatch.__init__
+    for call, message in _wrong_calls(Compiled):
         with pytest.raises(TypeError, match=message):
             call()
 

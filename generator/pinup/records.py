@@ -5,7 +5,9 @@ class `__setattr__`, `__delattr__` and `__hash__`) as source text and compiles i
 class. The classes every build imports (page models, build options, theme, fonts, boards) cost
 10-20 ms of each `pinup build`, `pinup gallery` and `mkdocs build` process that way. A
 Record's fields are read once from its annotations, and one `__init__`, `__eq__`, `__repr__`
-and `__hash__` serve every class. Type checkers see a dataclass (`dataclass_transform`).
+and `__hash__` serve every class. Type checkers see a dataclass (`dataclass_transform`). The
+shared `__init__` takes about three times as long as a generated one, so a class gets its own,
+compiled, once `COMPILE_AFTER` instances of it were made (a few classes in a build, not fifty).
 
 What a Record does as a dataclass does: fields in declaration order, a parent's first; an
 instance's `__dict__` holds every field in that order (pickles are byte for byte the same);
@@ -21,7 +23,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar, cast, dataclass_transform
 
 _T = TypeVar("_T")
-_MISSING: Any = object()
+_UNSET: Any = object()
 
 
 class FrozenRecordError(AttributeError):
@@ -54,43 +56,44 @@ class Record:
 
     __slots__ = ()
     __record_fields__: ClassVar[tuple[str, ...]] = ()
-    __record_defaults__: ClassVar[dict[str, Any]] = {}
+    #: every field -> its default, or `_UNSET` (required, or made by a factory), in field order
+    __record_template__: ClassVar[dict[str, Any]] = {}
+    __record_required__: ClassVar[frozenset[str]] = frozenset()
     __record_factories__: ClassVar[dict[str, Callable[[], Any]]] = {}
+    __record_post_init__: ClassVar[bool] = False
     __record_frozen__: ClassVar[bool] = False
 
     def __init_subclass__(cls, *, frozen: bool | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        names = list(cls.__record_fields__)
-        defaults = dict(cls.__record_defaults__)
+        template = dict(cls.__record_template__)
         factories = dict(cls.__record_factories__)
         for name, annotation in cls.__dict__.get("__annotations__", {}).items():
             if _is_class_var(annotation):
                 continue
-            value = cls.__dict__.get(name, _MISSING)
-            defaults.pop(name, None)
+            value = cls.__dict__.get(name, _UNSET)
             factories.pop(name, None)
             if isinstance(value, _Factory):
                 factories[name] = value.make
+                value = _UNSET
                 delattr(cls, name)
-            elif value is not _MISSING:
-                if isinstance(value, (list, dict, set)):
-                    raise ValueError(f"{cls.__qualname__}.{name}: a mutable default needs field(default_factory=...)")
-                defaults[name] = value
-            if name not in names:
-                names.append(name)
-        seen_default = ""
-        for name in names:
-            if name in defaults or name in factories:
-                seen_default = name
-            elif seen_default:
-                raise TypeError(f"{cls.__qualname__}: field {name!r} without a default follows {seen_default!r}")
-        cls.__record_defaults__ = defaults
-        cls.__record_factories__ = factories
+            elif isinstance(value, (list, dict, set)):
+                raise ValueError(f"{cls.__qualname__}.{name}: a mutable default needs field(default_factory=...)")
+            template[name] = value  # a parent's field keeps its place
+        required = [name for name, value in template.items() if value is _UNSET and name not in factories]
+        defaulted = [name for name in template if name not in required]
+        if required and defaulted and list(template).index(defaulted[0]) < list(template).index(required[-1]):
+            raise TypeError(f"{cls.__qualname__}: field {required[-1]!r} without a default follows {defaulted[0]!r}")
         if frozen is not None and frozen != cls.__record_frozen__:
             if cls.__record_fields__:  # the parent's
                 raise TypeError(f"{cls.__qualname__}: frozen and mutable records cannot inherit from each other")
             cls.__record_frozen__ = frozen
-        cls.__record_fields__ = tuple(names)
+        cls.__record_fields__ = tuple(template)
+        cls.__record_template__ = template
+        cls.__record_required__ = frozenset(required)
+        cls.__record_factories__ = factories
+        cls.__record_post_init__ = hasattr(cls, "__post_init__")
+        if "__init__" not in cls.__dict__:  # its own: a parent's compiled one would set the parent's fields
+            setattr(cls, "__init__", Record.__dict__["__init__"])  # noqa: B010 - mypy forbids assigning a method
         if cls.__record_frozen__:
             for name, method in _FROZEN.items():
                 if name != "__hash__" or "__hash__" not in cls.__dict__:
@@ -98,44 +101,92 @@ class Record:
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         cls = type(self)
-        names = cls.__record_fields__
-        if len(args) > len(names):
-            raise TypeError(f"{cls.__qualname__}() takes {len(names)} positional arguments but {len(args)} were given")
-        given = dict(zip(names, args, strict=False))  # fewer args than fields: the rest by keyword
-        if kwargs:
-            twice = given.keys() & kwargs.keys()
-            if twice:
-                raise TypeError(f"{cls.__qualname__}() got multiple values for argument {min(twice)!r}")
-            given.update(kwargs)
-        state = self.__dict__
-        for name in names:
-            if name in given:
-                state[name] = given.pop(name)
-            elif name in cls.__record_defaults__:
-                state[name] = cls.__record_defaults__[name]
-            elif name in cls.__record_factories__:
-                state[name] = cls.__record_factories__[name]()
-            else:
-                raise TypeError(f"{cls.__qualname__}() missing required argument: {name!r}")
-        if given:
-            raise TypeError(f"{cls.__qualname__}() got an unexpected keyword argument {next(iter(given))!r}")
-        post = getattr(self, "__post_init__", None)
-        if post is not None:
-            post()
+        uses = _USES[cls] = _USES.get(cls, 0) + 1
+        if uses == COMPILE_AFTER:  # from now on, the class's own
+            setattr(cls, "__init__", _compiled_init(cls))  # noqa: B010 - as above
+        if args:
+            kwargs = _by_name(cls, args, kwargs)
+        state = {**cls.__record_template__, **kwargs}  # the fields' order, the values given
+        if len(state) != len(cls.__record_template__):
+            unknown = next(name for name in kwargs if name not in cls.__record_template__)
+            raise TypeError(f"{cls.__qualname__}() got an unexpected keyword argument {unknown!r}")
+        if not kwargs.keys() >= cls.__record_required__:
+            missing = next(name for name in cls.__record_fields__ if name in cls.__record_required__ - kwargs.keys())
+            raise TypeError(f"{cls.__qualname__}() missing required argument: {missing!r}")
+        for name, make in cls.__record_factories__.items():
+            if name not in kwargs:
+                state[name] = make()
+        self.__dict__.update(state)
+        if cls.__record_post_init__:
+            self.__post_init__()  # type: ignore[attr-defined]
 
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self.__record_fields__)
 
     def __eq__(self, other: object) -> bool:
+        """Field by field, stopping at the first that differs (a value is equal to itself, as in tuples)."""
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._values() == other._values()
+        for name in self.__record_fields__:
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if mine is not theirs and not mine == theirs:
+                return False
+        return True
 
     __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq; frozen records hash
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__record_fields__)
         return f"{type(self).__qualname__}({shown})"
+
+
+#: instances of a class made with the shared `__init__` before the class gets one compiled for it
+COMPILE_AFTER = 32
+_USES: dict[type[Record], int] = {}
+
+
+def _compiled_init(cls: type[Record]) -> Callable[..., None]:
+    """An `__init__` for `cls` alone, as `@dataclass` writes one: the arguments parsed by Python
+    itself, each field stored by name. Made only for a class used often (a rebuild in one process
+    makes hundreds of search entries and property rows), so importing compiles nothing."""
+    # a frozen class's own `__setattr__` refuses: its fields go straight into the instance's dict
+    target = "_record_state[{!r}]" if cls.__record_frozen__ else "_record_self.{}"
+    params, lines = [], ["    _record_state = _record_self.__dict__"] if cls.__record_frozen__ else []
+    for name in cls.__record_fields__:
+        value = name
+        if name in cls.__record_factories__:
+            params.append(f"{name}=_record_unset")
+            value = f"_record_factories[{name!r}]() if {name} is _record_unset else {name}"
+        elif name in cls.__record_required__:
+            params.append(name)
+        else:
+            params.append(f"{name}=_record_defaults[{name!r}]")
+        lines.append(f"    {target.format(name)} = {value}")
+    if cls.__record_post_init__:
+        lines.append("    _record_self.__post_init__()")
+    source = f"def __init__(_record_self, {', '.join(params)}):\n" + "\n".join(lines) + "\n"
+    namespace: dict[str, Any] = {
+        "_record_unset": _UNSET,
+        "_record_factories": cls.__record_factories__,
+        "_record_defaults": cls.__record_template__,
+    }
+    exec(source, namespace)  # made above from the class's own field names, which are identifiers
+    init: Callable[..., None] = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return init
+
+
+def _by_name(cls: type[Record], args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Positional arguments as keywords, in field order."""
+    names = cls.__record_fields__
+    if len(args) > len(names):
+        raise TypeError(f"{cls.__qualname__}() takes {len(names)} positional arguments but {len(args)} were given")
+    given = dict(zip(names, args, strict=False))  # fewer arguments than fields: the rest by keyword
+    twice = given.keys() & kwargs.keys()
+    if twice:
+        raise TypeError(f"{cls.__qualname__}() got multiple values for argument {min(twice)!r}")
+    given.update(kwargs)
+    return given
 
 
 def _frozen_setattr(self: Record, name: str, value: Any) -> None:
