@@ -8,7 +8,6 @@ in pinup asks this module instead of guessing paths.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 from pathlib import Path
@@ -107,6 +106,8 @@ def load_manifest(root: Path | None = None) -> list[Brand]:
 
 def suggest(slug: str, brands: list[Brand] | None = None) -> list[str]:
     """Slugs (or names) that look like what the user typed."""
+    import difflib  # only for a slug that is not there: not on a build's path
+
     brands = load_manifest() if brands is None else brands
     wanted = slug.lower().strip()
     by_key = {b.slug: b.slug for b in brands} | {b.name.lower(): b.slug for b in brands}

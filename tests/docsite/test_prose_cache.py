@@ -169,12 +169,14 @@ def test_old_files_are_pruned(cache: Path, monkeypatch: pytest.MonkeyPatch) -> N
     prosememo.MEMOS["test"].pop((False, "pruning"))
 
 
-#: `pinup gallery` in a new process; prints whether it imported the Markdown parser
+#: `pinup gallery` in a new process; prints which modules a rebuild should not need it imported,
+#: then whether it imported the Markdown parser
 GALLERY = """
 import sys
 from pathlib import Path
 from pinup.gallery import build_gallery
 build_gallery(Path(sys.argv[1]))
+print(sorted(name for name in ("dataclasses", "difflib", "pydantic") if name in sys.modules))
 print("markdown_it" in sys.modules)
 """
 
@@ -186,6 +188,8 @@ def test_a_gallery_rebuild_after_a_token_edit_parses_no_prose(tmp_path: Path, ca
     shutil.copytree(ROOT / "brand_refs", brands)
     env = {**os.environ, "PYTHONPATH": str(ROOT / "generator"), "PINUP_BRAND_REFS": str(brands)}
 
+    unneeded: list[str] = []
+
     def gallery(out: str, **extra: str) -> bool:
         done = subprocess.run(
             [sys.executable, "-c", GALLERY, str(tmp_path / out)],
@@ -194,6 +198,7 @@ def test_a_gallery_rebuild_after_a_token_edit_parses_no_prose(tmp_path: Path, ca
             text=True,
             check=True,
         )
+        unneeded.append(done.stdout.strip().splitlines()[-2])
         return done.stdout.strip().splitlines()[-1] == "True"
 
     assert gallery("out")
@@ -204,5 +209,6 @@ def test_a_gallery_rebuild_after_a_token_edit_parses_no_prose(tmp_path: Path, ca
     digit = "0" if found.group(1) != "0" else "1"
     design.write_text(text[: found.start(1)] + digit + text[found.end(1) :], "utf-8")
     assert not gallery("out")
+    assert unneeded[-1] == "[]"  # records, not dataclasses (`pinup.records`); the light model, no pydantic
     gallery("reference", PINUP_NO_CACHE="1")
     assert tree(tmp_path / "out") == tree(tmp_path / "reference")
