@@ -354,11 +354,13 @@ def _build_all(options: BuildOptions, progress: Progress | None) -> BuildResult:
     has_boards = any((workspace / "boards").glob("*/board.yaml"))
     if has_boards:
         fingerprint += "+boards"
+    shown: object = None  # what the boards show of the DESIGN.md (`pinup.boards.reuse.shown_fingerprint`)
     with writer:
         meta = writer.reuse("site", fingerprint)
         if meta is not None:
             pages = meta.get("pages", [])
             result.pages = [str(p) for p in pages] if isinstance(pages, list) else []
+            shown = meta.get("boards")
         else:
             from jinja2 import TemplateError, TemplateSyntaxError
 
@@ -389,12 +391,19 @@ def _build_all(options: BuildOptions, progress: Progress | None) -> BuildResult:
                     raise BuildError(f"template error{where}: {exc.message or exc}") from exc
                 result.pages = [p.filename for p in site.pages]
                 meta["pages"] = result.pages
+                if has_boards:  # kept with the site: a build that keeps the site need not work it out
+                    from pinup.boards.reuse import shown_fingerprint
+
+                    meta["boards"] = shown = shown_fingerprint(report.design, options.templates)
         if (workspace / "boards").is_dir():
             from pinup.boards.build import build_boards
+            from pinup.boards.reuse import shown_fingerprint
             from pinup.boards.spec import BoardError
 
+            if not isinstance(shown, str):  # boards new since the site was built
+                shown = shown_fingerprint(report.design, options.templates)
             try:
-                result.boards = build_boards(workspace, options.out, report.design, options, writer, site=fingerprint)
+                result.boards = build_boards(workspace, options.out, report.design, options, writer, shown=shown)
             except BoardError as exc:  # a bad board.yaml: one clear "path:line: message" line
                 raise BuildError(str(exc)) from None
             if options.results:

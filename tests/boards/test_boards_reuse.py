@@ -112,8 +112,24 @@ def test_an_edit_renders_the_boards_it_touches_and_nothing_else(ws: Path, tmp_pa
     assert build(ws, out)[1] == ["index", "trail-home"]
     assert "Mossbook home<" in (out / "boards/index.html").read_text("utf-8")
 
-    # a DESIGN.md token: every board (the theme and the tweak controls come from it)
+    # the DESIGN.md's prose: the site's pages, no board (they show its theme, tokens and name only)
     design = ws / "DESIGN.md"
+    text = design.read_text("utf-8")
+    overview = text.index("## Overview\n") + len("## Overview\n")
+    design.write_text(text[:overview] + "\nA sentence the boards never show.\n" + text[overview:], "utf-8")
+    edited, rendered = build(ws, out)
+    assert rendered == [] and edited.written > 0
+    assert "A sentence the boards never show." in (out / "index.html").read_text("utf-8")
+    assert _boards(out) == _fresh(ws, tmp_path, "fresh-prose")
+    assert build(ws, out, allow_html=True)[1] == []  # an option only the site's pages use: the same
+
+    # its name: every board and the index (their titles show it)
+    text = design.read_text("utf-8")
+    design.write_text(text.replace("\nname: Mossbook\n", "\nname: Mossbook Field Guide\n", 1), "utf-8")
+    assert build(ws, out)[1] == BOTH
+    assert "Mossbook Field Guide" in (out / "boards/index.html").read_text("utf-8")
+
+    # a DESIGN.md token: every board (the theme and the tweak controls come from it)
     text = design.read_text("utf-8")
     line = next(row for row in text.splitlines() if row.strip().startswith("primary:") and "#" in row)
     design.write_text(text.replace(line, line[:-2] + ("0" if line[-2] != "0" else "1") + line[-1]), "utf-8")

@@ -107,7 +107,8 @@ def _variant_views(board: Board, inline: bool) -> tuple[list[VariantView], dict[
     return views, copies
 
 
-def _site_name(design: Any) -> str:
+def site_name(design: Any) -> str:
+    """The name the board pages give the design system."""
     return (getattr(design, "name", None) or "pinup").strip() or "pinup"
 
 
@@ -154,7 +155,7 @@ def render_board(
         theme_css=theme if theme is not None else theme_css(design),
         board_css=_static("board.css"),
         board_js="\n".join(_static(name) for name in SCRIPTS),
-        site_name=_site_name(design),
+        site_name=site_name(design),
         history_rounds=[r.round for r in board.spec.history],
         limits=limits,
         tweakables=tweaks,
@@ -202,7 +203,7 @@ def render_index(boards: list[Board], design: Any, options: Any, *, theme: str |
         boards=summaries,
         theme_css=theme if theme is not None else theme_css(design),
         board_css=_static("board.css"),
-        site_name=_site_name(design),
+        site_name=site_name(design),
         show_results=bool(getattr(options, "results", False)) and not getattr(options, "api_url", None),
     )
     return _env(options).get_template("index.html.j2").render(page=page)
@@ -214,14 +215,14 @@ def load_all(src: Path) -> list[Board]:
 
 
 def build_boards(
-    src: Path, out: Path, design: Any, options: Any, writer: FileSink, *, site: str | None = None
+    src: Path, out: Path, design: Any, options: Any, writer: FileSink, *, shown: str | None = None
 ) -> list[Path]:
     """Render every board page, copy its variants, write its manifest and the boards index.
 
     Returns the paths of the boards' files (pages, manifests, copied variants, the index). Raises
     BoardError (file and line in the message) for a bad board.yaml, before any board is written.
-    `site`: the site's fingerprint (see `pinup.build.site_fingerprint`); with it, a board whose
-    inputs did not change since the previous build is kept without rendering (`pinup.boards.reuse`).
+    `shown`: what the pages show of the DESIGN.md (`pinup.boards.reuse.shown_fingerprint`); with
+    it, a board whose inputs did not change since the previous build is kept without rendering.
     """
     from pinup.boards import reuse
     from pinup.theme import theme_css
@@ -230,7 +231,7 @@ def build_boards(
     folders = find_boards(src)
     if not folders:
         return []
-    common = None if site is None else reuse.common_fingerprint(site, options)
+    common = None if shown is None else reuse.common_fingerprint(shown, options)
     api_url = getattr(options, "api_url", None) or None
     secret = os.environ.get(SECRET_ENV) or ""
     written: list[Path] = []

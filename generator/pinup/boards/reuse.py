@@ -4,10 +4,11 @@ Why: a build rendered every board page again, and the first one imported Jinja2,
 builds change no board (a build with nothing changed, an edit of the DESIGN.md's prose that the
 boards do not show, `pinup serve` after an edit of another board). Each board's files are a
 group of the build's output (`OutputWriter.group`), kept while its fingerprint stays the same:
-the site's fingerprint (the DESIGN.md's bytes, pinup's code and the user's templates), the
-options a board page shows, the token it embeds, the feedback schema its limits come from, and
-the stamp (type, size, mtime, ctime, inode) of every file and folder in the board's folder. The
-boards index is a group too, fingerprinted by every board.yaml.
+what the pages show of the DESIGN.md (its theme, tweak controls and name: `shown_fingerprint`,
+with pinup's code and the user's templates), the options a board page shows, the token it
+embeds, the feedback schema its limits come from, and the stamp (type, size, mtime, ctime,
+inode) of every file and folder in the board's folder. The boards index is a group too,
+fingerprinted by every board.yaml.
 
 A stamp cannot tell an edit in the same clock tick from none (the kernel's timestamps are
 coarse), so a folder holding anything changed in the last two seconds has no fingerprint, nor
@@ -26,12 +27,32 @@ from typing import Any
 RACY_NS = 2_000_000_000
 
 
-def common_fingerprint(site: str, options: Any) -> str:
-    """What every board page and the index are made from besides their own folder."""
+def shown_fingerprint(design: Any, templates: Path | str | None) -> str:
+    """What the board pages and the index show of the DESIGN.md (its theme, tweak controls and
+    name) and the code and templates that render them. An edit of its prose changes none of it."""
+    from pinup.boards.build import site_name
+    from pinup.build import code_fingerprint
+    from pinup.theme import theme_css
+    from pinup.tweaks import tweakables
+
+    digest = hashlib.sha256()
+    for part in (
+        theme_css(design),
+        repr(tweakables(design)),
+        site_name(design),
+        code_fingerprint(str(templates) if templates else None),
+    ):
+        digest.update(len(part).to_bytes(8, "big") + part.encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def common_fingerprint(shown: str, options: Any) -> str:
+    """What every board page and the index are made from besides their own folder (`shown`: see
+    `shown_fingerprint`)."""
     from importlib.util import find_spec
 
     parts = [
-        site,
+        shown,
         f"inline={bool(getattr(options, 'inline', False))}",
         f"api={getattr(options, 'api_url', None) or ''}",
         f"results={bool(getattr(options, 'results', False))}",
