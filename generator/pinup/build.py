@@ -355,6 +355,7 @@ def _build_all(options: BuildOptions, progress: Progress | None) -> BuildResult:
     if has_boards:
         fingerprint += "+boards"
     shown: object = None  # what the boards show of the DESIGN.md (`pinup.boards.reuse.shown_fingerprint`)
+    theme: str | None = None
     with writer:
         meta = writer.reuse("site", fingerprint)
         if meta is not None:
@@ -393,8 +394,10 @@ def _build_all(options: BuildOptions, progress: Progress | None) -> BuildResult:
                 meta["pages"] = result.pages
                 if has_boards:  # kept with the site: a build that keeps the site need not work it out
                     from pinup.boards.reuse import shown_fingerprint
+                    from pinup.theme import theme_css
 
-                    meta["boards"] = shown = shown_fingerprint(report.design, options.templates)
+                    theme = theme_css(report.design)  # the boards' theme, if one is rendered below
+                    meta["boards"] = shown = shown_fingerprint(report.design, options.templates, theme)
         if (workspace / "boards").is_dir():
             from pinup.boards.build import build_boards
             from pinup.boards.reuse import shown_fingerprint
@@ -403,7 +406,9 @@ def _build_all(options: BuildOptions, progress: Progress | None) -> BuildResult:
             if not isinstance(shown, str):  # boards new since the site was built
                 shown = shown_fingerprint(report.design, options.templates)
             try:
-                result.boards = build_boards(workspace, options.out, report.design, options, writer, shown=shown)
+                result.boards = build_boards(
+                    workspace, options.out, report.design, options, writer, shown=shown, theme=theme
+                )
             except BoardError as exc:  # a bad board.yaml: one clear "path:line: message" line
                 raise BuildError(str(exc)) from None
             if options.results:

@@ -215,7 +215,14 @@ def load_all(src: Path) -> list[Board]:
 
 
 def build_boards(
-    src: Path, out: Path, design: Any, options: Any, writer: FileSink, *, shown: str | None = None
+    src: Path,
+    out: Path,
+    design: Any,
+    options: Any,
+    writer: FileSink,
+    *,
+    shown: str | None = None,
+    theme: str | None = None,
 ) -> list[Path]:
     """Render every board page, copy its variants, write its manifest and the boards index.
 
@@ -223,6 +230,7 @@ def build_boards(
     BoardError (file and line in the message) for a bad board.yaml, before any board is written.
     `shown`: what the pages show of the DESIGN.md (`pinup.boards.reuse.shown_fingerprint`); with
     it, a board whose inputs did not change since the previous build is kept without rendering.
+    `theme`: the design's `theme_css`, when the caller worked it out already.
     """
     from pinup.boards import reuse
     from pinup.theme import theme_css
@@ -245,7 +253,6 @@ def build_boards(
         else:
             written.extend(out / str(rel) for rel in _files(kept))
     boards = {folder: load_board(folder) for folder, _ in todo}  # every bad board.yaml fails the build first
-    theme: str | None = None
     for folder, fingerprint in todo:
         board = boards[folder]
         theme = theme if theme is not None else theme_css(design)  # the same for every page of this build

@@ -27,9 +27,10 @@ from typing import Any
 RACY_NS = 2_000_000_000
 
 
-def shown_fingerprint(design: Any, templates: Path | str | None) -> str:
+def shown_fingerprint(design: Any, templates: Path | str | None, theme: str | None = None) -> str:
     """What the board pages and the index show of the DESIGN.md (its theme, tweak controls and
-    name) and the code and templates that render them. An edit of its prose changes none of it."""
+    name) and the code and templates that render them. An edit of its prose changes none of it.
+    `theme`: the design's `theme_css`, when the caller has it already."""
     from pinup.boards.build import site_name
     from pinup.build import code_fingerprint
     from pinup.theme import theme_css
@@ -37,7 +38,7 @@ def shown_fingerprint(design: Any, templates: Path | str | None) -> str:
 
     digest = hashlib.sha256()
     for part in (
-        theme_css(design),
+        theme if theme is not None else theme_css(design),
         repr(tweakables(design)),
         site_name(design),
         code_fingerprint(str(templates) if templates else None),
