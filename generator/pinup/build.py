@@ -403,7 +403,7 @@ def _build_all(options: BuildOptions, progress: Progress | None) -> BuildResult:
             from pinup.boards.reuse import shown_fingerprint
             from pinup.boards.spec import BoardError
 
-            if not isinstance(shown, str):  # boards new since the site was built
+            if not isinstance(shown, str):  # a manifest from an older pinup, or a boards folder with no board yet
                 shown = shown_fingerprint(report.design, options.templates)
             try:
                 result.boards = build_boards(

@@ -120,9 +120,6 @@ class Record:
         if cls.__record_post_init__:
             self.__post_init__()  # type: ignore[attr-defined]
 
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__record_fields__)
-
     def __eq__(self, other: object) -> bool:
         """Field by field, stopping at the first that differs (a value is equal to itself, as in tuples)."""
         if other.__class__ is not self.__class__:
@@ -198,7 +195,7 @@ def _frozen_delattr(self: Record, name: str) -> None:
 
 
 def _frozen_hash(self: Record) -> int:
-    return hash(self._values())
+    return hash(tuple(getattr(self, name) for name in self.__record_fields__))
 
 
 #: what a frozen record's class gets (a `__hash__` of its own is kept)
