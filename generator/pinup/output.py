@@ -30,7 +30,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -280,6 +279,8 @@ class OutputWriter:
             raise OutputPathError(
                 f"refusing to clean {self.out_dir}: it has files but no {MANIFEST} (not a pinup build)"
             )
+        import shutil  # only here: a build that does not clean never loads it
+
         shutil.rmtree(self.out_dir)
 
     def _load_manifest(

@@ -13,7 +13,6 @@ Its site lives in the output folder `pinup serve` last served (recorded in
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +95,8 @@ def copy_example(cwd: Path | None = None) -> Path:
     """Copy the bundled example to `./pinup-example/site_src` (once) so feedback lands somewhere visible."""
     copy = (cwd or Path.cwd()) / EXAMPLE_COPY / DEFAULT_NAME
     if not is_workspace(copy):
+        import shutil  # only here: a build never loads it
+
         shutil.copytree(
             bundled_example(), copy, ignore=shutil.ignore_patterns(STATE_DIR, "__pycache__"), dirs_exist_ok=True
         )
