@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -667,10 +668,13 @@ class MemoryWriter:
 
 
 def _new_build() -> None:
-    """A writer means a build starts: templates check their files again (once, not per page)."""
-    from pinup.templating_template import new_build
+    """A writer means a build starts: templates check their files again (once, not per page).
 
-    new_build()
+    A process that never loaded a template has none to tell (and a build that renders nothing
+    need not load MarkupSafe for it)."""
+    templates = sys.modules.get("pinup.templating_template")
+    if templates is not None:
+        templates.new_build()
 
 
 def utf8(text: str) -> bytes:
