@@ -2,8 +2,10 @@
 
 Why: importing pydantic costs a fresh `pinup build` process about a third of a one-token rebuild,
 yet the builders only read the validated values. A `Plain` class lists its fields once
-(`FIELDS`: name and default, in declaration order) and gets a keyword `__init__` compiled from
-them, pydantic's equality (same class, same fields), a repr, pickling and `model_copy`. What
+(`FIELDS`: name and default, in declaration order) and gets a keyword `__init__` (one shared
+by every class, until a class is used often enough to get its own compiled, as
+`pinup.records` does: importing compiles nothing), pydantic's equality (same class, same
+fields), a repr, pickling and `model_copy`. What
 validates (`pinup lint`, a board.yaml read for the first time) still uses pydantic; the plain
 twins (`pinup.designmd.light`, `pinup.boards.spec`, `pinup.tweaks`) hold what it accepted.
 """
@@ -13,8 +15,8 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-#: "no value given" for a field whose default is a new list or dict
-_NEW = object()
+from pinup.records import compile_init, used
+
 #: the default of a required field: every caller gives it
 REQUIRED = None
 
@@ -29,21 +31,10 @@ class Plain:
     FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = ()
 
     def __init_subclass__(cls) -> None:
-        """Give the class an `__init__` taking its fields by keyword, as a dataclass's does (compiled
-        once per class: a lint makes about a hundred of these objects, field by field would be slower)."""
+        """Give the class the shared keyword `__init__` (its own entry: a compiled one replaces it
+        for this class alone)."""
         super().__init_subclass__()
-        params, body = [], []
-        for name, default in cls.FIELDS:
-            if default is list or default is dict:
-                params.append(f"{name}=_NEW")
-                body.append(f"    self.{name} = {default.__name__}() if {name} is _NEW else {name}")
-            else:
-                params.append(f"{name}={default!r}")
-                body.append(f"    self.{name} = {name}")
-        source = f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(body or ["    pass"]) + "\n"
-        namespace: dict[str, Any] = {"_NEW": _NEW}
-        exec(source, namespace)  # the source is made above from the class's own field names
-        setattr(cls, "__init__", namespace["__init__"])  # noqa: B010 - mypy forbids assigning a method
+        setattr(cls, "__init__", _shared_init)  # noqa: B010 - mypy forbids assigning a method
 
     if TYPE_CHECKING:
 
@@ -72,3 +63,30 @@ class Plain:
         if deep:
             return copy.deepcopy(self)
         return type(self)(**self.__getstate__())
+
+
+def _shared_init(self: Plain, **values: Any) -> None:
+    """Fields by keyword, defaults for the rest (`list`/`dict`: a new one); what every class uses
+    until `pinup.records.used` says it is made often enough for one compiled for it."""
+    cls = type(self)
+    if used(cls):
+        factories = {name: default for name, default in cls.FIELDS if default is list or default is dict}
+        compiled = compile_init(
+            cls.__qualname__,
+            [name for name, _ in cls.FIELDS],
+            required=(),
+            defaults=dict(cls.FIELDS),
+            factories=factories,
+            keyword_only=True,
+        )
+        setattr(cls, "__init__", compiled)  # noqa: B010 - as above
+    for name, default in cls.FIELDS:
+        if name in values:
+            value = values.pop(name)
+        elif default is list or default is dict:
+            value = default()
+        else:
+            value = default
+        setattr(self, name, value)
+    if values:
+        raise TypeError(f"{cls.__qualname__}.__init__() got an unexpected keyword argument {next(iter(values))!r}")

@@ -19,7 +19,7 @@ twins of pydantic models (keyword-only, with slots and `model_copy`) are `pinup.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar, cast, dataclass_transform
 
 _T = TypeVar("_T")
@@ -101,8 +101,7 @@ class Record:
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         cls = type(self)
-        uses = _USES[cls] = _USES.get(cls, 0) + 1
-        if uses == COMPILE_AFTER:  # from now on, the class's own
+        if used(cls):  # from now on, the class's own
             setattr(cls, "__init__", _compiled_init(cls))  # noqa: B010 - as above
         if args:
             kwargs = _by_name(cls, args, kwargs)
@@ -139,38 +138,64 @@ class Record:
 
 #: instances of a class made with the shared `__init__` before the class gets one compiled for it
 COMPILE_AFTER = 32
-_USES: dict[type[Record], int] = {}
+_USES: dict[type, int] = {}
 
 
-def _compiled_init(cls: type[Record]) -> Callable[..., None]:
-    """An `__init__` for `cls` alone, as `@dataclass` writes one: the arguments parsed by Python
-    itself, each field stored by name. Made only for a class used often (a rebuild in one process
-    makes hundreds of search entries and property rows), so importing compiles nothing."""
-    # a frozen class's own `__setattr__` refuses: its fields go straight into the instance's dict
-    target = "_record_state[{!r}]" if cls.__record_frozen__ else "_record_self.{}"
-    params, lines = [], ["    _record_state = _record_self.__dict__"] if cls.__record_frozen__ else []
-    for name in cls.__record_fields__:
+def used(cls: type) -> bool:
+    """Count one more instance of `cls` made by a shared `__init__`; True when the class should
+    get its own compiled one (a class used often: a rebuild in one process makes hundreds of
+    search entries and property rows; most classes, few instances, never need one)."""
+    uses = _USES[cls] = _USES.get(cls, 0) + 1
+    return uses == COMPILE_AFTER
+
+
+def compile_init(
+    qualname: str,
+    names: Sequence[str],
+    *,
+    required: Container[str],
+    defaults: Mapping[str, Any],
+    factories: Mapping[str, Callable[[], Any]],
+    keyword_only: bool = False,
+    frozen: bool = False,
+    post_init: bool = False,
+) -> Callable[..., None]:
+    """An `__init__` for one class, as `@dataclass` writes one: the arguments parsed by Python
+    itself, each field stored by name (straight into the instance's dict when `frozen`: its own
+    `__setattr__` refuses). A field is made by its factory, else required, else defaulted."""
+    target = "_record_state[{!r}]" if frozen else "_record_self.{}"
+    params, lines = ["*"] if keyword_only else [], ["    _record_state = _record_self.__dict__"] if frozen else []
+    for name in names:
         value = name
-        if name in cls.__record_factories__:
+        if name in factories:
             params.append(f"{name}=_record_unset")
             value = f"_record_factories[{name!r}]() if {name} is _record_unset else {name}"
-        elif name in cls.__record_required__:
+        elif name in required:
             params.append(name)
         else:
             params.append(f"{name}=_record_defaults[{name!r}]")
         lines.append(f"    {target.format(name)} = {value}")
-    if cls.__record_post_init__:
+    if post_init:
         lines.append("    _record_self.__post_init__()")
-    source = f"def __init__(_record_self, {', '.join(params)}):\n" + "\n".join(lines) + "\n"
-    namespace: dict[str, Any] = {
-        "_record_unset": _UNSET,
-        "_record_factories": cls.__record_factories__,
-        "_record_defaults": cls.__record_template__,
-    }
+    signature = ", ".join(["_record_self", *params]) if names else "_record_self"
+    source = f"def __init__({signature}):\n" + "\n".join(lines or ["    pass"]) + "\n"
+    namespace: dict[str, Any] = {"_record_unset": _UNSET, "_record_factories": factories, "_record_defaults": defaults}
     exec(source, namespace)  # made above from the class's own field names, which are identifiers
     init: Callable[..., None] = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__qualname__ = f"{qualname}.__init__"
     return init
+
+
+def _compiled_init(cls: type[Record]) -> Callable[..., None]:
+    return compile_init(
+        cls.__qualname__,
+        cls.__record_fields__,
+        required=cls.__record_required__,
+        defaults=cls.__record_template__,
+        factories=cls.__record_factories__,
+        frozen=cls.__record_frozen__,
+        post_init=cls.__record_post_init__,
+    )
 
 
 def _by_name(cls: type[Record], args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
