@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from site_helpers import private_cache, tree
@@ -232,3 +233,50 @@ def test_packaged_templates_read_only_the_site_fields_in_page_keys() -> None:
             read |= set(re.findall(r"\bsite\.(\w+)", path.read_text("utf-8")))
     # `site.css`/`site.js` are asset names inside links.asset('site.css'), not fields
     assert read - {"css", "js"} <= set(CHROME)
+
+
+def test_packaged_banner_reads_only_the_problem_fields_in_page_keys() -> None:
+    """Of `site.problems` a page's key covers the banner's fields: they must be all it reads."""
+    from pinup.docsite.pagekeys import BANNER
+    from pinup.docsite.problems import Problems
+    from pinup.docsite.render import TEMPLATE_DIR
+
+    banner = (TEMPLATE_DIR / "_lint_banner.html").read_text("utf-8")
+    assert "{% set pb = site.problems %}" in banner
+    read = set(re.findall(r"\bpb\.(\w+)", banner))
+    assert read == {"alert", *BANNER}  # `alert` is made of the others:
+    for field in BANNER:
+        assert Problems(**{field: Problems().__dict__[field] or 1}).alert is (field != "yaml_line")
+
+
+def test_a_new_warning_nothing_else_shows_keeps_the_other_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new colour no component uses: a lint warning, which only the overview and the lint page show.
+
+    The pages that show the colour or the warning are rendered; the others are kept, not rendered.
+    """
+    from pinup.docsite import render
+
+    root, slugs = brand_root(tmp_path)
+    design = root / slugs[0] / "DESIGN.md"
+    text = design.read_text("utf-8").replace("\ntypography:\n", "\n\ntypography:\n", 1)
+    design.write_text(text, "utf-8")
+    out = tmp_path / "out"
+    build_gallery(out, root=root)
+    rendered: list[str] = []
+
+    def counted(site: Any, page: Any, *args: Any, **kwargs: Any) -> str:
+        rendered.append(page.filename)
+        return real(site, page, *args, **kwargs)
+
+    real = render.render_page
+    monkeypatch.setattr(render, "render_page", counted)
+    # the colour takes the place of a blank line, so no token's line number (which pages show) moves
+    design.write_text(text.replace("\n\ntypography:\n", '\n  orphan-test: "#123456"\ntypography:\n'), "utf-8")
+    build_gallery(out, root=root)
+    assert {"index.html", "colors.html", "lint.html"} <= set(rendered)
+    assert not {"typography.html", "layout.html", "shapes.html", "components.html"} & set(rendered)
+    assert b"orphan-test" in (out / slugs[0] / "lint.html").read_bytes()
+    monkeypatch.undo()
+    assert tree(out) == clean_gallery(root, tmp_path / "clean")

@@ -4,8 +4,10 @@ A one-token edit of a DESIGN.md changes a few pages (colours, components, downlo
 but the whole brand's fingerprint; hashing each page's model lets `write_pages` render
 only the pages that differ. A page's key covers:
 - its own model (pickled: every value the template can reach through `page`),
-- the chrome every page shows (`CHROME`: the site fields the packaged templates read,
-  and the navigation), checked against the templates by tests/docsite,
+- the chrome every page shows (`CHROME`: the site fields the packaged templates read, of
+  `site.problems` only what the banner shows (`BANNER`), and the navigation), checked
+  against the templates by tests/docsite. A count nothing shows (a new lint warning) keeps
+  every page but the ones whose own model holds it (the overview and the lint report),
 - the template code (pinup's own files, by size and mtime) and the render options
   (`extra`, e.g. the boards link).
 User templates (`--templates`) may read any field of the site, so with them every page
@@ -22,7 +24,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from pinup.docsite.models import SiteModel
 
 #: the `site.*` fields the packaged templates read (besides `site.pages`, via the nav)
-CHROME = ("name", "errors", "warnings", "has_dark", "dark_default", "problems")
+CHROME = ("name", "errors", "has_dark", "dark_default", "problems")
+#: the fields of `site.problems` the packaged banner reads (`alert` is made of them)
+BANNER = ("errors", "extended", "yaml_message", "yaml_line")
 
 
 def _digest(*parts: bytes) -> str:
@@ -36,10 +40,10 @@ def _digest(*parts: bytes) -> str:
 def model_keys(site: SiteModel) -> dict[str, str]:
     """Page slug -> hash of its model and the site's chrome; {} when the model cannot be pickled."""
     try:
-        chrome = pickle.dumps(
-            ([getattr(site, name) for name in CHROME], [(p.slug, p.title, p.filename, p.template) for p in site.pages]),
-            protocol=4,
-        )
+        shown = [getattr(site, name) for name in CHROME]
+        shown[CHROME.index("problems")] = [getattr(site.problems, name) for name in BANNER]
+        nav = [(p.slug, p.title, p.filename, p.template) for p in site.pages]
+        chrome = pickle.dumps((shown, nav), protocol=4)
         return {p.slug: _digest(chrome, pickle.dumps(p, protocol=4)) for p in site.pages}
     except Exception:  # an unpicklable value: no keys, every page is rendered
         return {}
