@@ -79,7 +79,7 @@ def _is_material(config: Any) -> bool:
     return getattr(theme, "name", None) == "material"
 
 
-class PinupConfig(base.Config):
+class PinupConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
     design_md = c.Type(str, default="DESIGN.md")
     section = c.Type(str, default="Design system")
     path = c.Type(str, default="design-system")
@@ -118,7 +118,7 @@ class MkDocsLinks:
         return self._rel(f"{self.folder}/downloads/{filename}")
 
 
-class PinupPlugin(BasePlugin[PinupConfig]):
+class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
     """Design-system pages from a DESIGN.md, inside an existing MkDocs site."""
 
     def __init__(self) -> None:

@@ -54,7 +54,8 @@ def fast_escape(value: Any) -> str:
     if kind is str:
         return _escape_text(value)
     if kind is Markup:  # a macro's or `|safe` value: already safe, printed as it is
-        return value
+        marked: Markup = value
+        return marked
     return escape(value)
 
 

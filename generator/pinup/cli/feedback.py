@@ -37,9 +37,10 @@ def _open(src: str | None, store: str | None) -> tuple[Any, Any]:
 
 def _items(store: Any, board: str | None) -> list[Any]:
     try:
-        return store.list(board)
+        items: list[Any] = store.list(board)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
+    return items
 
 
 def where(store: Any) -> str:
@@ -52,7 +53,8 @@ def _latest(store: Any, board: str | None) -> dict[str, Any]:
     items = _items(store, board)
     if not items:
         raise click.ClickException(f"no feedback yet{f' for board {board}' if board else ''} in {where(store)}")
-    return store.read(items[-1].key)
+    record: dict[str, Any] = store.read(items[-1].key)
+    return record
 
 
 def _summary_row(record: dict[str, Any]) -> dict[str, Any]:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from pinup.designmd.colors import rgb_contrast as contrast
 from pinup.docsite.anchors import slugify, token_anchor
 from pinup.docsite.colors import prose_items
 from pinup.docsite.css import css_text, safe_value, style_attr, typography_declarations
 from pinup.docsite.models import ComponentGroup, ComponentsPage, ComponentVariant, PropRow
 from pinup.docsite.prosememo import keep, memo, recall
 from pinup.docsite.sources import Sources
-from pinup.theme import build_theme, contrast, mix
+from pinup.theme import build_theme, mix
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
@@ -76,9 +77,11 @@ def _display(value: Any) -> str:
         return ""
     kind = getattr(value, "type", None)
     if kind == "color":
-        return value.hex
+        hex_text: str = value.hex
+        return hex_text
     if kind == "dimension":
-        return value.css()
+        css: str = value.css()
+        return css
     if kind == "typography":
         return "; ".join(f"{k}: {v}" for k, v in typography_declarations(value))
     if isinstance(value, dict):

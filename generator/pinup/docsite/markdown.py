@@ -44,7 +44,8 @@ def markdown_parser(allow_html: bool = False, *, extensions: bool = True) -> Mar
             anchor, n = f"{base}-{n}", n + 1
         used.add(anchor)
         token.attrSet("id", anchor)
-        return renderer.renderToken(tokens, idx, options, env)
+        html: str = renderer.renderToken(tokens, idx, options, env)
+        return html
 
     md.add_render_rule("heading_open", heading_open)
     return md
@@ -59,7 +60,8 @@ def render_markdown(text: str, *, allow_html: bool = False, env: dict[str, Any] 
     """Markdown -> HTML (safe unless allow_html)."""
     if not text.strip():
         return ""
-    return parser_for(text, allow_html).render(text, env if env is not None else {})
+    html: str = parser_for(text, allow_html).render(text, env if env is not None else {})
+    return html
 
 
 #: parsed prose kept for the life of the process, by (allow_html, text): a rebuild after a
@@ -102,7 +104,8 @@ class MarkdownCache:
 
 def render_inline(text: str, *, allow_html: bool = False) -> str:
     """One line of Markdown -> inline HTML (no wrapping <p>)."""
-    return markdown_parser(allow_html).renderInline(text)
+    html: str = markdown_parser(allow_html).renderInline(text)
+    return html
 
 
 def plain_text(text: str) -> str:

@@ -222,8 +222,9 @@ class Client:
         return self._call(call, model)
 
     def _backoff(self, attempt: int) -> float:
-        base = self.options.backoff_base * (2**attempt)
-        return min(self.options.retry_cap, base + random.uniform(0, self.options.backoff_base / 2))
+        base: float = self.options.backoff_base * (2**attempt)
+        cap: float = self.options.retry_cap
+        return min(cap, base + random.uniform(0, self.options.backoff_base / 2))
 
     def _call(self, call: Callable[[], CallResult], model: str) -> CallResult:
         """Run `call` under the lock, retrying what is worth retrying."""

@@ -127,7 +127,8 @@ def _srcset_urls(value: str) -> list[str]:
 
 def _script_network_url(code: str) -> str | None:
     """The first network URL named in script text (JSON-escaped slashes included)."""
-    for url in _SCRIPT_URL.findall(code.replace("\\/", "/")):
+    urls: list[str] = _SCRIPT_URL.findall(code.replace("\\/", "/"))
+    for url in urls:
         if not _NAMESPACE.match(url):
             return url
     return None
