@@ -167,18 +167,37 @@ def test_a_link_in_a_board_folder_is_never_trusted(ws: Path, tmp_path: Path, bui
     assert build(ws, out)[1] == ["sighting-badge"]
 
 
-def test_a_recent_change_is_rendered_whatever_its_stamp(tmp_path: Path, build: Build) -> None:
+def test_a_recent_change_is_told_by_its_bytes(tmp_path: Path, build: Build, monkeypatch: pytest.MonkeyPatch) -> None:
     """Within two seconds of a change a stamp cannot vouch for the next one (coarse clock ticks):
-    the board is rendered, however often it is built meanwhile; the others are kept."""
+    the file's bytes are hashed too, so a build within the window keeps the board while they stay
+    the same and renders it when they change, even when the stamp does not."""
     ws = copy_workspace(tmp_path)
     time.sleep(reuse.RACY_NS / 1e9 + 0.1)  # the copy is older than the window from now on
     out = tmp_path / "site"
     assert build(ws, out)[1] == BOTH
     assert build(ws, out)[1] == []
-    (ws / "boards" / "sighting-badge" / "notes.txt").write_text("x", "utf-8")
-    assert reuse.board_fingerprint(ws / "boards" / "sighting-badge", "any", None) is None
+    board = ws / "boards" / "sighting-badge"
+    notes = board / "notes.txt"
+    notes.write_text("x", "utf-8")
     assert build(ws, out)[1] == ["sighting-badge"]
-    assert build(ws, out)[1] == ["sighting-badge"]  # still within the window: rendered again
+    assert build(ws, out)[1] == []  # still within the window, the same bytes: kept
+    # an edit in the same clock tick as the last one leaves the stamp as it was: only the bytes tell
+    monkeypatch.setattr(reuse, "_stat_line", lambda st: f"{st.st_mode}:{st.st_size}")
+    assert build(ws, out)[1] == BOTH  # every fingerprint in the new form: rendered once
+    notes.write_text("y", "utf-8")
+    assert build(ws, out)[1] == ["sighting-badge"]
+    assert build(ws, out)[1] == []
+    assert _boards(out) == _fresh(ws, tmp_path, "fresh")
+    # a board.yaml edited within the window: the boards index is told the same way
+    spec = board / "board.yaml"
+    spec.write_text(spec.read_text("utf-8").replace("title:", "title: ", 1), "utf-8")
+    assert build(ws, out)[1] == ["index", "sighting-badge"]
+    assert build(ws, out)[1] == []
+    # a recent file too large to hash cheaply: rendered every time, as before
+    monkeypatch.setattr(reuse, "RACY_MAX_BYTES", 0)
+    assert reuse.board_fingerprint(board, "any", None) is None
+    assert build(ws, out)[1] == ["index", "sighting-badge"]
+    assert build(ws, out)[1] == ["index", "sighting-badge"]
 
 
 def test_a_bad_board_yaml_fails_the_build_before_any_board_is_written(ws: Path, tmp_path: Path, build: Build) -> None:

@@ -11,8 +11,12 @@ inode) of every file and folder in the board's folder. The boards index is a gro
 fingerprinted by every board.yaml.
 
 A stamp cannot tell an edit in the same clock tick from none (the kernel's timestamps are
-coarse), so a folder holding anything changed in the last two seconds has no fingerprint, nor
-one holding a link (its target's folder is not watched): such a board is rendered.
+coarse), so a file changed in the last two seconds is vouched for by its bytes too (a hash of
+them beside its stamp): a build right after an edit renders the board, and the next one, still
+within the two seconds, keeps it unless the bytes changed again. Folders need no such care:
+their listings are walked every time. A file too large to hash cheaply (`RACY_MAX_BYTES`) while
+it is that recent, or a link anywhere in the folder (its target's folder is not watched), leaves
+the board without a fingerprint: it is rendered.
 """
 
 from __future__ import annotations
@@ -25,6 +29,9 @@ from typing import Any
 
 #: how recent a change may be and still be told apart from the next one by its stamp
 RACY_NS = 2_000_000_000
+#: the largest recent file whose bytes are hashed rather than its board rendered (an image a
+#: generated round just wrote is a few MB; hashing it costs less than rendering the board)
+RACY_MAX_BYTES = 32 * 1024 * 1024
 
 
 def shown_fingerprint(design: Any, templates: Path | str | None, theme: str | None = None) -> str:
@@ -81,33 +88,50 @@ def index_fingerprint(folders: list[Path], common: str) -> str | None:
     now = time.time_ns()
     try:
         for folder in folders:
-            st = os.lstat(folder / "board.yaml")
-            if _racy(st, now) or not _plain(st):
+            path = folder / "board.yaml"
+            st = os.lstat(path)
+            if not _plain(st) or not _vouch(str(path), st, now, parts, folder.name):
                 return None
-            parts.append(f"{folder.name}:{_stat_line(st)}")
     except OSError:
         return None
     return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _walk(folder: str, parts: list[str], now: int) -> bool:
-    """Append the stamp of `folder` and of everything in it; False on a link or a recent change."""
+    """Append the stamp of `folder` and of everything in it (and the bytes' hash of every recent
+    file); False on a link, or on a recent file too large to hash."""
     st = os.lstat(folder)
-    if _racy(st, now) or not _plain(st):
+    if not _plain(st):
         return False
     parts.append(f".:{_stat_line(st)}")
     with os.scandir(folder) as listing:
         entries = sorted(listing, key=lambda entry: entry.name)
     for entry in entries:
         st = entry.stat(follow_symlinks=False)
-        if _racy(st, now) or not _plain(st):
+        if not _plain(st):
             return False
-        parts.append(f"{entry.name}:{_stat_line(st)}")
         if entry.is_dir(follow_symlinks=False):
+            parts.append(f"{entry.name}:{_stat_line(st)}")
             parts.append("{")
             if not _walk(entry.path, parts, now):
                 return False
             parts.append("}")
+        elif not _vouch(entry.path, st, now, parts, entry.name):
+            return False
+    return True
+
+
+def _vouch(path: str, st: os.stat_result, now: int, parts: list[str], name: str) -> bool:
+    """Append the file's stamp, and the hash of its bytes when the stamp is too recent to vouch for
+    them alone; False when it is recent and larger than `RACY_MAX_BYTES`."""
+    line = f"{name}:{_stat_line(st)}"
+    if _racy(st, now):
+        if st.st_size > RACY_MAX_BYTES:
+            return False
+        # not through a link put in its place since the stat: the bytes must be this file's
+        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb") as handle:
+            line += f":{hashlib.sha256(handle.read()).hexdigest()}"
+    parts.append(line)
     return True
 
 
