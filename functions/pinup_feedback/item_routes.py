@@ -27,7 +27,8 @@ _SLUG = re.compile(BOARD_SLUG_PATTERN)
 
 
 def _ctx(request: Request) -> Context:
-    return request.app.state.ctx  # type: ignore[no-any-return]
+    ctx: Context = request.app.state.ctx
+    return ctx
 
 
 def _failed(ctx: Context, exc: StoreError) -> ApiError:

@@ -37,7 +37,8 @@ ACTIONS = {"final": "submitted", "regenerate": "regenerate"}
 
 
 def ctx_of(request: Request) -> Context:
-    return request.app.state.ctx  # type: ignore[no-any-return]
+    ctx: Context = request.app.state.ctx
+    return ctx
 
 
 def note(request: Request, **fields: Any) -> None:

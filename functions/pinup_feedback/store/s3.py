@@ -136,7 +136,8 @@ class S3Store:
         from botocore.exceptions import BotoCoreError, ClientError
 
         try:
-            return self.client.get_object(Bucket=self.bucket, Key=key)["Body"].read()  # type: ignore[no-any-return]
+            data: bytes = self.client.get_object(Bucket=self.bucket, Key=key)["Body"].read()
+            return data
         except ClientError as exc:
             if error_code(exc) in missing:
                 return None
@@ -190,7 +191,8 @@ class S3Store:
         data = self._get(key)
         if data is None:
             raise RecordNotFound(id_or_key)
-        return json.loads(data)  # type: ignore[no-any-return]
+        record: dict[str, Any] = json.loads(data)
+        return record
 
     def read_manifest(self, board: str) -> Manifest | None:
         if not _SLUG.match(board):
@@ -213,4 +215,5 @@ class S3Store:
             data = self._get(key)
             if data is None:
                 raise StoreUnavailable("claim vanished") from None
-            return json.loads(data)  # type: ignore[no-any-return]
+            claim: dict[str, Any] = json.loads(data)
+            return claim

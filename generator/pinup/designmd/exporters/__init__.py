@@ -60,7 +60,8 @@ def render_result(fmt: str, design: DesignSystem, *, prefix: str | None = None, 
     if fmt == "css-vars":
         return ExportResult(module.render(design, prefix=prefix, modes=modes))
     if fmt == "dtcg":
-        return module.render_result(design, modes=modes)  # type: ignore[no-any-return]
+        result: ExportResult = module.render_result(design, modes=modes)
+        return result
     if fmt == "css-tailwind":
         return ExportResult(module.render(design, modes=modes))
     return ExportResult(module.render(design))
