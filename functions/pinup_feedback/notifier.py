@@ -20,7 +20,7 @@ from .webhooks import WebhookConfig, config_from_env, item_event, send, submissi
 
 def notify(store: FeedbackStore, config: WebhookConfig, key: str) -> str:
     """Send the event for one created object key; returns what it was (for logs and tests)."""
-    base = store._key("feedback") + "/"  # type: ignore[attr-defined]
+    base = store._key("feedback") + "/"  # type: ignore[attr-defined]  # S3 stores only: S3 events call this
     if not key.startswith(base):
         return "ignored"
     parts = key[len(base) :].split("/")

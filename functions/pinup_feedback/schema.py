@@ -203,7 +203,7 @@ class FeedbackV2(FeedbackV1):
 
     model_config = ConfigDict(extra="forbid", title="FeedbackV2", defer_build=True)
 
-    schemaVersion: Literal[2]  # type: ignore[assignment]
+    schemaVersion: Literal[2]  # type: ignore[assignment]  # v2 narrows v1's version
     pins: list[Pin] = Field(default_factory=list, max_length=MAX_PINS)
     tweaks: dict[TokenPath, TweakValue] = Field(
         default_factory=dict,

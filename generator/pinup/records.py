@@ -117,7 +117,7 @@ class Record:
                 state[name] = make()
         self.__dict__.update(state)
         if cls.__record_post_init__:
-            self.__post_init__()  # type: ignore[attr-defined]
+            self.__post_init__()  # type: ignore[attr-defined]  # the class defines it (__record_post_init__)
 
     def __eq__(self, other: object) -> bool:
         """Field by field, stopping at the first that differs (a value is equal to itself, as in tuples)."""

@@ -10,11 +10,14 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from pinup.workspace import NEAREST_WORKSPACE, resolve
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.console import JustifyMethod
 
 DEFAULT_SITE = "site"
 
@@ -267,7 +270,7 @@ def _print_table(res: Any) -> None:
         title=escape(title),
         caption=f"{res.submissions} final submission(s), {res.reviewers} reviewer(s), {len(res.regenerate)} regenerate request(s)",
     )
-    for col, justify in (
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("Variant", "left"),
         ("Picks", "right"),
         ("Share", "right"),
@@ -275,8 +278,9 @@ def _print_table(res: Any) -> None:
         ("Mean", "right"),
         ("Median", "right"),
         ("Comments", "right"),
-    ):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    )
+    for col, justify in columns:
+        table.add_column(col, justify=justify)
     for v in res.variants:
         name = v.id + (f" · {v.label}" if v.label else "")
         star = " ★" if v.id in res.leaders else ""

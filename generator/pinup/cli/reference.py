@@ -31,7 +31,11 @@ def _help(path: list[str], command: click.Command) -> str:
     """`--help` text as the user sees it (make_context applies each command's context_settings)."""
     parent: click.Context | None = None
     for depth in range(len(path) - 1):
-        owner = cli if depth == 0 else parent.command.get_command(parent, path[depth])  # type: ignore[union-attr]
+        if depth == 0:
+            owner: click.Command | None = cli
+        else:
+            assert parent is not None and isinstance(parent.command, click.Group)
+            owner = parent.command.get_command(parent, path[depth])
         assert owner is not None
         parent = owner.make_context(path[depth], [], parent=parent, resilient_parsing=True)
     ctx = command.make_context(

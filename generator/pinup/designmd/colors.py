@@ -398,9 +398,8 @@ def _hwb_to_rgb(h: float, w: float, b: float) -> tuple[int, int, int]:
         val = _clamp255(js_round(w / (w + b) * 255))
         return val, val, val
     pr, pg, pb = _hsl_to_rgb(h, 1, 0.5)
-    return tuple(  # type: ignore[return-value]
-        _clamp255(js_round(c / 255 * (1 - w - b) * 255 + w * 255)) for c in (pr, pg, pb)
-    )
+    red, green, blue = (_clamp255(js_round(c / 255 * (1 - w - b) * 255 + w * 255)) for c in (pr, pg, pb))
+    return red, green, blue
 
 
 def _gamma(val: float) -> float:
@@ -568,19 +567,20 @@ def _color_mix(clean: str, depth: int) -> CssColor | None:
     c1, c2 = parse_css_color(p1[0], depth + 1), parse_css_color(p2[0], depth + 1)
     if c1 is None or c2 is None:
         return None
-    w1, w2 = p1[1], p2[1]
-    if w1 is None and w2 is None:
+    given1, given2 = p1[1], p2[1]
+    if given1 is None and given2 is None:
         w1, w2 = 50.0, 50.0
-    elif w2 is None:
-        w2 = 100 - w1  # type: ignore[operator]
-    elif w1 is None:
-        w1 = 100 - w2
+    elif given2 is None:
+        assert given1 is not None  # the first branch took both missing
+        w1, w2 = given1, 100 - given1
+    elif given1 is None:
+        w1, w2 = 100 - given2, given2
     else:
-        total = w1 + w2
+        total = given1 + given2
         if total == 0:
             return None
-        w1, w2 = w1 / total * 100, w2 / total * 100
-    f1, f2 = w1 / 100, w2 / 100  # type: ignore[operator]
+        w1, w2 = given1 / total * 100, given2 / total * 100
+    f1, f2 = w1 / 100, w2 / 100
     a1 = c1.a if c1.a is not None else 1.0
     a2 = c2.a if c2.a is not None else 1.0
     mix = a1 * f1 + a2 * f2

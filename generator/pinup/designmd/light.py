@@ -41,7 +41,7 @@ class Dimension(Plain):
 
     def css(self) -> str:
         """The value as CSS text, formatted as JavaScript would (`16px`, `0.5rem`)."""
-        return f"{js_number(self.value)}{self.unit}"  # type: ignore[attr-defined]
+        return f"{js_number(self.value)}{self.unit}"  # type: ignore[attr-defined]  # FIELDS slots (pinup.plain)
 
 
 class Typography(Plain):
@@ -91,10 +91,10 @@ class DesignSystem(Plain):
 
     def mode_value(self, path: str, mode: str | None) -> Any:
         """`path`'s value in `mode` (None or the default mode: the token's own value)."""
-        modes: dict[str, dict[str, Any]] = self.modes  # type: ignore[attr-defined]
-        if mode and mode != self.default_theme and path in modes.get(mode, {}):  # type: ignore[attr-defined]
+        modes: dict[str, dict[str, Any]] = self.modes  # type: ignore[attr-defined]  # FIELDS slots (pinup.plain)
+        if mode and mode != self.default_theme and path in modes.get(mode, {}):  # type: ignore[attr-defined]  # FIELDS slots (pinup.plain)
             return modes[mode][path]
-        value = self.symbols.get(path)  # type: ignore[attr-defined]
+        value = self.symbols.get(path)  # type: ignore[attr-defined]  # FIELDS slots (pinup.plain)
         return value if getattr(value, "type", None) in ("color", "dimension") else None
 
 
@@ -104,7 +104,7 @@ class Finding(Plain):
 
     def reference_dict(self) -> dict[str, Any]:
         """Keys in the reference's order, absent values omitted, no `line`."""
-        return reference_finding(self.severity, self.path, self.message, self.rule)  # type: ignore[attr-defined]
+        return reference_finding(self.severity, self.path, self.message, self.rule)  # type: ignore[attr-defined]  # FIELDS slots (pinup.plain)
 
 
 class Summary(Plain):

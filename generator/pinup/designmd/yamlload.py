@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-class YDict(dict):  # type: ignore[type-arg]
+class YDict(dict):  # type: ignore[type-arg]  # any YAML value; `dict[Any, Any]` would import typing at run time
     """A mapping that remembers the source line of each key (and its own)."""
 
     __slots__ = ("key_lines", "line")
@@ -32,7 +32,7 @@ class YDict(dict):  # type: ignore[type-arg]
         self.line = 0
 
 
-class YList(list):  # type: ignore[type-arg]
+class YList(list):  # type: ignore[type-arg]  # any YAML value, as YDict
     """A sequence that remembers the source line of each item."""
 
     __slots__ = ("item_lines", "line")
@@ -471,14 +471,14 @@ def _fast_loader() -> Any:
     global _FAST
     if _FAST is False:
         try:
-            from yaml._yaml import CParser  # type: ignore[import-untyped]
-            from yaml.nodes import ScalarNode, SequenceNode  # type: ignore[import-untyped]
-            from yaml.resolver import BaseResolver  # type: ignore[import-untyped]
+            from yaml._yaml import CParser  # type: ignore[import-untyped]  # PyYAML ships no types
+            from yaml.nodes import ScalarNode, SequenceNode  # type: ignore[import-untyped]  # as above
+            from yaml.resolver import BaseResolver  # type: ignore[import-untyped]  # as above
         except ImportError:
             _FAST = None
             return None
 
-        class FastLoader(CParser, BaseResolver):  # type: ignore[misc]
+        class FastLoader(CParser, BaseResolver):  # type: ignore[misc]  # untyped bases (PyYAML)
             def __init__(self, stream: str) -> None:
                 CParser.__init__(self, stream)
                 BaseResolver.__init__(self)

@@ -180,9 +180,11 @@ def _field_declarations(props: dict[str, Any], label: str, colors: dict[str, Any
     decl: list[tuple[str, str]] = []
     if "borderColor" not in props:
         outline = next((colors[n] for n in ("outline", "border", "input-border", "divider") if n in colors), None)
-        border = _hex(_rgb_of(outline)) if outline is not None else "#767676"  # type: ignore[arg-type]
-        if "error" in label.split("-") and "error" in colors:
-            border = _hex(_rgb_of(colors["error"]))  # type: ignore[arg-type]
+        outline_rgb = _rgb_of(outline)
+        border = _hex(outline_rgb) if outline_rgb is not None else "#767676"
+        error_rgb = _rgb_of(colors["error"]) if "error" in label.split("-") and "error" in colors else None
+        if error_rgb is not None:
+            border = _hex(error_rgb)
         decl += [("border", f"1px solid {border}")]
     if any(part in ("focus", "focused") for part in label.split("-")):
         decl += [("outline", f"2px solid {_hex(ring)}"), ("outline-offset", "1px")]

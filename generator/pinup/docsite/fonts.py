@@ -135,7 +135,7 @@ def plan_fonts(workspace: Path | None, design: DesignSystem) -> FontPlan:
     def finding(message: str, line: int | None, path: str | None = None) -> None:
         made: Finding = light.Finding(
             severity="warning", path=path, message=message, rule=RULE, line=line or first_line
-        )  # type: ignore[assignment]
+        )  # type: ignore[assignment]  # the light twin of Finding: the same fields, no pydantic
         plan.findings.append(made)
 
     resolved = folder.resolve()

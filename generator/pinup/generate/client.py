@@ -181,7 +181,7 @@ class Client:
         def call() -> CallResult:
             response = self._openai.chat.completions.create(
                 model=model,
-                messages=messages,  # type: ignore[arg-type]
+                messages=messages,  # type: ignore[arg-type]  # plain role/content dicts: openai types them as TypedDicts
                 timeout=self.options.timeout,
                 **params,
             )

@@ -17,7 +17,7 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pinup.boards.built import built_boards
 from pinup.generate.client import ClientOptions, GenerationError
@@ -30,7 +30,7 @@ COUNT_ENV = "PINUP_GENERATE_COUNT"
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".svg")
 
 
-def board_kind(src: Path, board: str) -> str:
+def board_kind(src: Path, board: str) -> Literal["html", "image"]:
     """ "image" when every current variant of the board is an image, else "html"."""
     from pinup.generate.rounds import current_variants, read_board, resolve_board
 
@@ -50,7 +50,7 @@ class Regenerator:
         src: Path,
         site_out: Path,
         *,
-        kind: str | None = None,
+        kind: Literal["html", "image"] | None = None,
         count: int = 3,
         model: str | None = None,
         size: str = "1024x1024",
@@ -115,7 +115,7 @@ class Regenerator:
                 board=board,
                 src=self.src,
                 count=self.count,
-                kind=self.kind or board_kind(self.src, board),  # type: ignore[arg-type]
+                kind=self.kind or board_kind(self.src, board),
                 model=self.model,
                 size=self.size,
                 client=self.client,
@@ -153,7 +153,7 @@ def make_on_regenerate(
     src: Path,
     site_out: Path,
     *,
-    kind: str | None = None,
+    kind: Literal["html", "image"] | None = None,
     count: int | None = None,
     model: str | None = None,
     size: str = "1024x1024",

@@ -163,7 +163,8 @@ class _Builder:
             if mode not in own:
                 continue
             where = f"{model_path} ({mode} mode)"
-            value = self.color(own[mode], where) if kind == "color" else self.dimension(own[mode], where)  # type: ignore[arg-type]
+            token: Any = own[mode]  # a colour for a colour token, a dimension for a dimension (`kind`)
+            value = self.color(token, where) if kind == "color" else self.dimension(token, where)
             if value is not None:
                 by_mode[mode] = value
         if len(by_mode) > 1:
@@ -253,8 +254,13 @@ class _Builder:
             factor = dim.value / 100 if dim.unit == "%" else dim.value
             # Exact: em is relative to this level's own font size.
             return {"value": _round(factor * size["value"]), "unit": size["unit"]}
-        if dim.unit in ("px", "rem") or dim.unit in ABSOLUTE_PX:
-            return self.dimension(dim, f"{where}.letterSpacing")  # type: ignore[return-value]
+        converted = (
+            self.dimension(dim, f"{where}.letterSpacing")
+            if dim.unit in ("px", "rem") or dim.unit in ABSOLUTE_PX
+            else None
+        )
+        if converted is not None:  # px, rem and absolute units always convert
+            return converted
         self.warnings.append(f"{where}.letterSpacing: {dim.css()} has no px or rem equivalent; filled with 0px")
         return {"value": 0, "unit": "px"}
 

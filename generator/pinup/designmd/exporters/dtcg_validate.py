@@ -138,7 +138,9 @@ class _Validator:
             self.err(where, "number token needs a finite number")
 
     def alias(self, where: str, kind: str | None, value: str) -> None:
-        target = _ALIAS.fullmatch(value).group(1)  # type: ignore[union-attr]
+        match = _ALIAS.fullmatch(value)
+        assert match is not None  # every caller checked that `value` is an alias
+        target = match.group(1)
         if target not in self.tokens:
             self.err(where, f"alias {value} points at no token")
         elif kind is not None and self.tokens[target][0] != kind:
