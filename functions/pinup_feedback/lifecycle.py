@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from .schema import regenerate_request
+from .records import regenerate_request
 from .store.base import FeedbackStore, encode, iso_ts, now_utc
 
 Status = Literal["open", "in_progress", "resolved", "wont_fix", "needs_clarification"]

@@ -12,9 +12,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StringConstraints, ValidationError, model_validator
 
+# what readers of stored records need, without pydantic (`pinup_feedback.records`), re-exported
+from .records import BOARD_SLUG_PATTERN as BOARD_SLUG_PATTERN
+from .records import is_custom_request as is_custom_request
+from .records import regenerate_request as regenerate_request
+
 SCHEMA_VERSION = 2
 VARIANT_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
-BOARD_SLUG_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"
 TOKEN_PATH_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+){1,3}$"
 MAX_VARIANTS = 64
 MAX_COMMENT = 5000
@@ -413,20 +417,3 @@ def tweak_errors(tweaks: dict[str, Any], tweakables: list[Tweakable]) -> list[Fi
         if problem:
             errors.append(FieldError(path=_path(loc), loc=loc, type="invalid_tweak", msg=problem))
     return errors
-
-
-def regenerate_request(record: dict[str, Any]) -> str | None:
-    """What a stored regenerate request asks for: an action code, or the reviewer's own words.
-
-    v2 keeps the words in `regenerateText` (with the action code `custom`), so words such as
-    "different" are never read as the code; v1 records carry them in `regenerateAction`.
-    """
-    action = record.get("regenerateAction")
-    if action == "custom" and isinstance(record.get("regenerateText"), str):
-        return str(record["regenerateText"])
-    return str(action) if action else None
-
-
-def is_custom_request(record: dict[str, Any]) -> bool:
-    """True when the request is the reviewer's own words (never an action code)."""
-    return record.get("regenerateAction") == "custom" and isinstance(record.get("regenerateText"), str)

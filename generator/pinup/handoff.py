@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pinup_feedback.schema import is_custom_request, regenerate_request
+from pinup_feedback.records import is_custom_request, regenerate_request
 
 #: characters JSON allows raw that Markdown (or a renderer) would read as markup
 _MARKUP = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "`": "\\u0060", "[": "\\u005b", "]": "\\u005d"}

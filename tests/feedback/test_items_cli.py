@@ -125,3 +125,42 @@ def test_concurrent_claims_from_separate_processes(tmp_path: Path) -> None:
     assert codes == [0, 3, 3, 3]
     events = list((store.root / "_items" / "hero" / "e" / f"{2:010d}").glob("*.json"))
     assert len(events) == 1
+
+
+LOOP = """
+import json, sys
+from pinup.cli import main
+sys.argv = ["pinup", "feedback", *json.loads(sys.argv[1])]
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+loaded = [m for m in ("pydantic", "pinup_feedback.schema", "asyncio") if m in sys.modules]
+print(json.dumps({"code": code, "loaded": loaded}), file=sys.stderr)
+"""
+
+
+def test_the_agent_loop_reads_records_without_pydantic_or_asyncio(tmp_path: Path) -> None:
+    """An agent calls these once per item: each is a new process, and only the endpoint validates
+    records (pydantic) or waits on an event loop (asyncio), so none of them imports either."""
+    store = FileStore(tmp_path / "store")
+    save(store)
+    for args in (
+        ["list"],
+        ["items", "--format", "json"],
+        ["show", "latest"],
+        ["claim", "1", "--agent", "codex"],
+        ["resolve", "1", "--status", "resolved", "--summary", "Removed two badges"],
+        ["items"],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-c", LOOP, json.dumps([*args, "--store", str(store.root)])],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+        )
+        report = json.loads(done.stderr.strip().splitlines()[-1])
+        assert report == {"code": 0, "loaded": []}, (args, done.stdout, done.stderr)
+    assert "resolved" in done.stdout and "Removed two badges" in done.stdout

@@ -11,9 +11,10 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ..schema import Manifest
+if TYPE_CHECKING:  # pragma: no cover
+    from ..schema import Manifest
 
 KINDS = ("final", "regenerate")
 ISO_RE = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.(\d{6})Z\Z")

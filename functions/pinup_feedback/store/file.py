@@ -11,7 +11,6 @@ directory fsyncs. docs/security.md gives the durability argument.
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import json
 import os
@@ -21,13 +20,16 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, cast
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any, cast
 
 from ..atomicfile import TEMP_PATTERN, create_file, fsync_dir, replace_file, temp_name, write_all
-from ..schema import BOARD_SLUG_PATTERN, Manifest
+from ..records import BOARD_SLUG_PATTERN
 from .base import RecordExists, RecordNotFound, StoredItem, StoreError, encode, parse_name, record_name
+
+if TYPE_CHECKING:  # pragma: no cover
+    import asyncio
+
+    from ..schema import Manifest
 
 _SLUG = re.compile(BOARD_SLUG_PATTERN)
 CLAIMS_DIR = "_claims"
@@ -150,6 +152,8 @@ class _Commit:
         """From a running event loop: create `path` durably, then (not durably) replace `copy` with
         the same bytes. The future gives the copy's OSError (None when written or not asked for);
         a failed create is its exception."""
+        import asyncio  # only the server's path: `pinup feedback` and `pinup wait` read without an event loop
+
         loop = asyncio.get_running_loop()
         future: asyncio.Future[OSError | None] = loop.create_future()
         self._queue(_Write(path, data, copy, future, loop))
@@ -695,6 +699,11 @@ class FileStore:
     def read_manifest(self, board: str) -> Manifest | None:
         if self.manifests_dir is None:
             return None
+        # the endpoint has loaded both already; a reader of records (`pinup feedback`) never needs them
+        from pydantic import ValidationError
+
+        from ..schema import Manifest
+
         path = self._manifest_paths.get(board)
         if path is None:
             if not _SLUG.match(board):

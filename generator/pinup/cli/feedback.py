@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import click
 
 from pinup.workspace import SRC_HELP
-from pinup_feedback.schema import regenerate_request
+from pinup_feedback.records import regenerate_request
 
 _src_option = click.option(
     "--src",

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from pinup_feedback.schema import is_custom_request, regenerate_request
+from pinup_feedback.records import is_custom_request, regenerate_request
 
 if TYPE_CHECKING:
     from pinup.designmd.model import DesignSystem

@@ -1,0 +1,33 @@
+"""Stored feedback records read as the plain JSON they are, without pydantic.
+
+The agent-facing commands (`pinup feedback list/items/claim/resolve/handoff`, `pinup wait`) and
+the items' lifecycle read records as dicts; only the endpoint validates them. Importing pydantic
+and the schema's models for a read was most of such a command's CPU (about 60 of 140 ms), paid
+on every call of an agent's claim-work-resolve loop. What those readers need of the schema lives
+here, and `pinup_feedback.schema` re-exports it: the rule a board slug follows, and what a
+regenerate request asks for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: a board's slug, as store keys and routes hold it
+BOARD_SLUG_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"
+
+
+def regenerate_request(record: dict[str, Any]) -> str | None:
+    """What a stored regenerate request asks for: an action code, or the reviewer's own words.
+
+    v2 keeps the words in `regenerateText` (with the action code `custom`), so words such as
+    "different" are never read as the code; v1 records carry them in `regenerateAction`.
+    """
+    action = record.get("regenerateAction")
+    if action == "custom" and isinstance(record.get("regenerateText"), str):
+        return str(record["regenerateText"])
+    return str(action) if action else None
+
+
+def is_custom_request(record: dict[str, Any]) -> bool:
+    """True when the request is the reviewer's own words (never an action code)."""
+    return record.get("regenerateAction") == "custom" and isinstance(record.get("regenerateText"), str)
