@@ -1,7 +1,7 @@
 """Stored feedback records read as the plain JSON they are, without pydantic.
 
-The agent-facing commands (`pinup feedback list/items/claim/resolve/handoff`, `pinup wait`) and
-the items' lifecycle read records as dicts; only the endpoint validates them. Importing pydantic
+The commands an agent runs once per item (`pinup feedback list/items/show/claim/resolve`) and the
+items' lifecycle read records as dicts; only the endpoint validates them. Importing pydantic
 and the schema's models for a read was most of such a command's CPU (about 60 of 140 ms), paid
 on every call of an agent's claim-work-resolve loop. What those readers need of the schema lives
 here, and `pinup_feedback.schema` re-exports it: the rule a board slug follows, and what a
