@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import html
 import io
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pinup.browser import CHROMIUM_ARGS, BrowserError, find_chromium
 from pinup_feedback.atomicfile import replace_file
-
-CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 
 
 class PdfError(Exception):
@@ -43,22 +40,6 @@ class PdfResult:
     out: Path
     sections: list[Section] = field(default_factory=list)
     pages: int = 0
-
-
-def find_chromium(explicit: str | None = None) -> str:
-    """The Chromium to drive: `explicit`, `$PINUP_CHROMIUM`, or one on PATH (e.g. /usr/bin/chromium)."""
-    wanted = explicit or os.environ.get("PINUP_CHROMIUM")
-    if wanted:
-        if Path(wanted).is_file() and os.access(wanted, os.X_OK):
-            return wanted
-        raise PdfError(f"Chromium not found at {wanted}. Install Chromium or point PINUP_CHROMIUM at it.")
-    for name in CHROMIUM_CANDIDATES:
-        found = shutil.which(name)
-        if found:
-            return found
-    raise PdfError(
-        "Chromium not found. Install it (Debian/Ubuntu: apt install chromium) or set PINUP_CHROMIUM to its path."
-    )
 
 
 def _playwright() -> Any:
@@ -147,7 +128,10 @@ def render_pdf(src: Path, out: Path, *, board: str | None = None, chromium: str 
     from pinup.build import BuildError, BuildOptions, build_all
 
     sync_playwright = _playwright()
-    executable = find_chromium(chromium)
+    try:
+        executable = find_chromium(chromium)
+    except BrowserError as exc:
+        raise PdfError(str(exc)) from None
     with tempfile.TemporaryDirectory(prefix="pinup-pdf-") as tmp:
         site_dir = Path(tmp) / "site"
         try:
