@@ -15,12 +15,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pinup.boards.spec import Board, BoardError, find_boards, load_board
+from pinup.boards.spec import Board, BoardError, VariantSpec, find_boards, load_board, resolve_variant_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from jinja2 import Environment
 
-    from pinup.boards.context import VariantView
+    from pinup.boards.context import RoundView, VariantView
     from pinup.output import FileSink
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -28,7 +28,7 @@ TEMPLATES = PACKAGE / "templates" / "board"
 STATIC = PACKAGE / "static" / "board"
 SECRET_ENV = "PINUP_BOARD_SECRET"
 #: the page's scripts, inlined in this order (board.js first: the others use what it exposes)
-SCRIPTS = ("board.js", "layout.js", "pins.js", "tweaks.js", "items.js", "start.js")
+SCRIPTS = ("board.js", "layout.js", "pins.js", "tweaks.js", "items.js", "rounds.js", "start.js")
 #: names the build or the server write in a board's folder; a variant may not take them
 #: stands in for the build id while the page is rendered; the id is a digest of that page (build_id)
 BUILD_PLACEHOLDER = "pinup-build-id-pending"
@@ -72,39 +72,68 @@ def _variant_views(board: Board, inline: bool) -> tuple[list[VariantView], dict[
 
     An image is read once here: the build id hashes the same bytes the writer writes.
     """
-    from pinup.boards.context import DEVICE_WIDTHS, VariantView
-
     views: list[VariantView] = []
     copies: dict[str, str | bytes] = {}
     for v in board.spec.variants:
-        source = board.files[v.id]
-        device = v.device or board.spec.device
-        rel = Path(os.path.normpath(v.file)).as_posix()
-        src, srcdoc = rel, None
-        if inline and v.kind == "html":
-            src, srcdoc = "", with_agent(source.read_text(encoding="utf-8", errors="replace"))
-        elif inline:
-            src = f"data:{v.mime};base64," + base64.b64encode(source.read_bytes()).decode("ascii")
-        else:
-            if rel.lower() in RESERVED:
-                raise BoardError(board.folder / "board.yaml", f"variant {v.id}: file name {rel!r} is reserved")
-            if v.kind == "html":
-                copies[rel] = with_agent(source.read_text(encoding="utf-8", errors="replace"))
-            else:
-                copies[rel] = source.read_bytes()
-        views.append(
-            VariantView(
-                id=v.id,
-                label=v.label,
-                description=v.description,
-                kind=v.kind,
-                src=src,
-                srcdoc=srcdoc,
-                device=device,
-                width=DEVICE_WIDTHS[device],
-            )
-        )
+        views.append(_view(board, v, board.files[v.id], inline, copies, agent=True))
     return views, copies
+
+
+def _view(
+    board: Board, v: VariantSpec, source: Path, inline: bool, copies: dict[str, str | bytes], *, agent: bool
+) -> VariantView:
+    """One variant's view; its file goes into `copies` (HTML gets the pin agent when `agent`)."""
+    from pinup.boards.context import DEVICE_WIDTHS, VariantView
+
+    device = v.device or board.spec.device
+    rel = Path(os.path.normpath(v.file)).as_posix()
+    src, srcdoc = rel, None
+    if inline and v.kind == "html":
+        text = source.read_text(encoding="utf-8", errors="replace")
+        src, srcdoc = "", with_agent(text) if agent else text
+    elif inline:
+        src = f"data:{v.mime};base64," + base64.b64encode(source.read_bytes()).decode("ascii")
+    else:
+        if rel.lower() in RESERVED:
+            raise BoardError(board.folder / "board.yaml", f"variant {v.id}: file name {rel!r} is reserved")
+        if rel in copies:
+            pass  # an earlier round showing the same file as this one: written once, with the agent
+        elif v.kind == "html":
+            text = source.read_text(encoding="utf-8", errors="replace")
+            copies[rel] = with_agent(text) if agent else text
+        else:
+            copies[rel] = source.read_bytes()
+    return VariantView(
+        id=v.id,
+        label=v.label,
+        description=v.description,
+        kind=v.kind,
+        src=src,
+        srcdoc=srcdoc,
+        device=device,
+        width=DEVICE_WIDTHS[device],
+    )
+
+
+def _history_views(board: Board, inline: bool, copies: dict[str, str | bytes]) -> list[RoundView]:
+    """Earlier rounds, oldest first, with the files they show that are still in the board's folder.
+
+    Why: reviewers compare a new round with what they saw before, and a published board has no
+    other copy of those files. A round whose file is gone shows the rest of its variants.
+    """
+    from pinup.boards.context import RoundView
+
+    rounds: list[RoundView] = []
+    for past in sorted(board.spec.history, key=lambda r: r.round):
+        views = []
+        for v in past.variants:
+            try:
+                source = resolve_variant_file(board.folder, v, board.folder / "board.yaml")
+            except BoardError:
+                continue
+            views.append(_view(board, v, source, inline, copies, agent=False))
+        rounds.append(RoundView(round=past.round, variants=views))
+    return rounds
 
 
 def site_name(design: Any) -> str:
@@ -118,7 +147,7 @@ def render_board(
     """The board page HTML, the variant files to write, and the manifest.
 
     `theme`: the design's `theme_css`, when the caller renders several pages of one design."""
-    from pinup.boards.context import BoardConfig, BoardPage
+    from pinup.boards.context import BoardConfig, BoardPage, RoundView
     from pinup.boards.limits import page_contract
     from pinup.theme import theme_css
     from pinup.tweaks import tweakables
@@ -126,6 +155,7 @@ def render_board(
     inline = bool(getattr(options, "inline", False))
     api_url = getattr(options, "api_url", None) or None
     views, copies = _variant_views(board, inline)
+    history = _history_views(board, inline, copies)
     secret = os.environ.get(SECRET_ENV) or ""
     token = board_token(secret, board.slug) if api_url and secret else None
     tweaks = tweakables(design)
@@ -143,6 +173,8 @@ def render_board(
         tweakables=[t.manifest() for t in tweaks],
         kinds={v.id: v.kind for v in board.spec.variants},
         build=BUILD_PLACEHOLDER,
+        rounds=[r.manifest() for r in history],
+        current=RoundView(round=board.spec.round, variants=views).manifest()["variants"] if history else [],
     )
     page = BoardPage(
         slug=board.slug,
@@ -157,6 +189,7 @@ def render_board(
         board_js="\n".join(_static(name) for name in SCRIPTS),
         site_name=site_name(design),
         history_rounds=[r.round for r in board.spec.history],
+        history=history,
         limits=limits,
         tweakables=tweaks,
         print_css=_static("print.css"),

@@ -26,6 +26,23 @@ class VariantView(Record, frozen=True):
         return f"Variant {self.id}: {self.label}" if self.label else f"Variant {self.id}"
 
 
+class RoundView(Record, frozen=True):
+    """An earlier round as the board's round history shows it: read-only, its variants side by side."""
+
+    round: int
+    variants: list[VariantView]
+
+    def manifest(self) -> dict[str, Any]:
+        """What the page's script needs to compare this round with the current one."""
+        return {
+            "round": self.round,
+            "variants": [
+                {"id": v.id, "label": v.label, "kind": v.kind, "src": v.src, "srcdoc": v.srcdoc, "width": v.width}
+                for v in self.variants
+            ],
+        }
+
+
 class BoardConfig(Record, frozen=True):
     """The JSON the page script reads from #board-config."""
 
@@ -50,6 +67,9 @@ class BoardConfig(Record, frozen=True):
     kinds: dict[str, str] = field(default_factory=dict)
     #: the digest of this build of the board (also in board.json as `build`); a reload naming it is a no-op
     build: str = ""
+    #: earlier rounds, oldest first (`RoundView.manifest`), and the current variants in the same shape
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    current: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json_dict(self) -> dict[str, Any]:
         return as_dict(self)
@@ -70,6 +90,8 @@ class BoardPage(Record, frozen=True):
     board_js: str
     site_name: str
     history_rounds: list[int] = field(default_factory=list)
+    #: earlier rounds, oldest first, each viewable read-only and comparable with this one
+    history: list[RoundView] = field(default_factory=list)
     devices: dict[str, int] = field(default_factory=lambda: dict(DEVICE_WIDTHS))
     limits: dict[str, int] = field(default_factory=dict)
     tweakables: list[Any] = field(default_factory=list)

@@ -52,6 +52,7 @@
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
         if (!data || !Array.isArray(data.items)) { return; }
+        document.dispatchEvent(new CustomEvent("pinup:items", { detail: data.items })); /* rounds.js shows each round's */
         render(data.items.filter(function (it) {
           return it && typeof it.n === "number" && (typeof it.round !== "number" || it.round < B.cfg.round);
         }));
