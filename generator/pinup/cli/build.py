@@ -46,6 +46,9 @@ T = TypeVar("T")
 @click.option(
     "--store", default=None, help="Feedback store (path or s3://bucket/prefix) for results pages (implies --results)."
 )
+@click.option(
+    "--endpoint-url", default=None, envvar="AWS_ENDPOINT_URL", help="S3-compatible endpoint for an s3:// --store."
+)
 def build(
     src: Path | None,
     out: Path | None,
@@ -58,6 +61,7 @@ def build(
     api_url: str | None,
     results: bool,
     store: str | None,
+    endpoint_url: str | None,
 ) -> None:
     """Build the design-system site (and boards) from the workspace SRC into its output folder.
 
@@ -85,6 +89,7 @@ def build(
         inline=inline,
         api_url=api_url,
         store=store,
+        endpoint_url=endpoint_url,
         results=results,
     )
     server = running_server(ws.out)
