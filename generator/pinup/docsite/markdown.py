@@ -100,21 +100,3 @@ class MarkdownCache:
             md = markdown_parser(self.allow_html)
             found = keep("html", key, str(md.renderer.render(self.tokens(text), md.options, {})))
         return str(found)
-
-
-def render_inline(text: str, *, allow_html: bool = False) -> str:
-    """One line of Markdown -> inline HTML (no wrapping <p>)."""
-    html: str = markdown_parser(allow_html).renderInline(text)
-    return html
-
-
-def plain_text(text: str) -> str:
-    """Markdown -> plain text, for search entries and colour roles."""
-    tokens = parser_for(text).parse(text)
-    out: list[str] = []
-    for tok in tokens:
-        if tok.type == "inline" and tok.children:
-            out.append("".join(c.content for c in tok.children if c.type in ("text", "code_inline")))
-        elif tok.type in ("fence", "code_block"):
-            out.append(tok.content)
-    return " ".join(" ".join(out).split())

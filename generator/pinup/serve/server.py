@@ -287,7 +287,7 @@ class ServeSession:
         if threading.current_thread() is not threading.main_thread():
             return {}
 
-        def handler(signum: int, frame: Any) -> None:
+        def handler(signum: int, _frame: Any) -> None:
             raise _Stopped(signum)
 
         return {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}

@@ -93,7 +93,6 @@ class Watcher:
         self.say = say
         self.step_ms = step_ms
         self.stop_event = threading.Event()
-        self.rebuilds = 0
         self.thread = threading.Thread(target=self.run, name="pinup-watch", daemon=True)
 
     def start(self) -> None:
@@ -169,7 +168,6 @@ class Watcher:
         except Exception as exc:  # noqa: BLE001 - any build bug is reported, the last good site stays
             self._failed(f"{type(exc).__name__}: {exc}")
             return
-        self.rebuilds += 1
         pages = [p for p in result.changed if p.endswith(".html")]
         self.say(
             f"SERVE_REBUILT: {len(result.changed)} files changed ({changes} paths edited) "
