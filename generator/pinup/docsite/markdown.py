@@ -17,6 +17,9 @@ from pinup.docsite.prosememo import keep, memo, recall
 
 if TYPE_CHECKING:  # pragma: no cover
     from markdown_it import MarkdownIt
+    from markdown_it.renderer import RendererHTML
+    from markdown_it.token import Token
+    from markdown_it.utils import OptionsDict
 
 
 @lru_cache(maxsize=4)
@@ -33,7 +36,9 @@ def markdown_parser(allow_html: bool = False, *, extensions: bool = True) -> Mar
     if extensions:
         md.enable(["table", "strikethrough"])
 
-    def heading_open(renderer: Any, tokens: list[Any], idx: int, options: Any, env: dict[str, Any]) -> str:
+    def heading_open(
+        renderer: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: dict[str, Any]
+    ) -> str:
         # markdown-it binds render rules as methods: the renderer comes first
         token = tokens[idx]
         inline = tokens[idx + 1]
@@ -44,8 +49,7 @@ def markdown_parser(allow_html: bool = False, *, extensions: bool = True) -> Mar
             anchor, n = f"{base}-{n}", n + 1
         used.add(anchor)
         token.attrSet("id", anchor)
-        html: str = renderer.renderToken(tokens, idx, options, env)
-        return html
+        return renderer.renderToken(tokens, idx, options, env)
 
     md.add_render_rule("heading_open", heading_open)
     return md
