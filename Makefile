@@ -21,11 +21,12 @@ test-deps:
 check-deps:
 	$(PYTHON) -m pip install -q -e '.[dev]'
 
-# Configuration in pyproject.toml ([tool.ruff], [tool.mypy]); docs/contributing.md says more.
+# Configuration in pyproject.toml ([tool.ruff], [tool.mypy], [tool.vulture]); docs/contributing.md says more.
 check: check-deps
 	$(PYTHON) -m ruff check .
 	$(PYTHON) -m ruff format --check .
 	$(PYTHON) -m mypy
+	$(PYTHON) -m vulture
 
 # Rewrites files: the integrator runs it after merging (see scripts/format-all).
 format:

@@ -60,13 +60,13 @@ STAMP = Path(__file__).resolve().parent / ".build-vs-mkdocs-cleaned"
 
 #: the part of a pinup build with its caches off that no page code can remove: start-up and
 #: the imports the build needs (Jinja2, markdown-it-py; the gallery lints into the light model, no
-#: pydantic; its plain command line, no click), linting every DESIGN.md and parsing its prose once.
+#: pydantic; the click command), linting every DESIGN.md and parsing its prose once.
 #: It bounds the ratio of a build that cannot reuse earlier work (a warm build loads cached page
 #: models instead).
 FLOOR = """
 import gc; gc.disable()  # as `pinup gallery` runs (pinup.cli.main: one-shot commands)
 import jinja2
-import pinup.cli, pinup.cli.buildrun, pinup.gallery, pinup.build
+import pinup.cli, pinup.cli.group, pinup.cli.build, pinup.gallery, pinup.build
 from pinup.designmd.lint import lint_path
 from pinup.docsite.markdown import MarkdownCache
 for brand in pinup.gallery.list_brands():
@@ -76,8 +76,7 @@ for brand in pinup.gallery.list_brands():
         cache.tokens(text)
 """
 
-#: what a whole-process rebuild after one edit cannot avoid: start-up, the CLI (its plain command
-#: line: no click) and the imports that linting, modelling and rendering the one changed DESIGN.md
+#: what a whole-process rebuild after one edit cannot avoid: start-up, the CLI (click) and the imports that linting, modelling and rendering the one changed DESIGN.md
 #: need (the YAML parser, Jinja2; its light model, as the gallery lints it; not the Markdown parser,
 #: as its prose comes from `pinup.docsite.prosememo`), and linting it; no page models, no pages
 REBUILD_FLOOR = """
@@ -85,7 +84,7 @@ import gc; gc.disable()  # as `pinup gallery` runs (pinup.cli.main: one-shot com
 import sys
 from pathlib import Path
 import jinja2
-import pinup.cli, pinup.cli.buildrun, pinup.gallery, pinup.docsite.pages
+import pinup.cli, pinup.cli.group, pinup.cli.build, pinup.gallery, pinup.docsite.pages
 from pinup.build import lint_design
 lint_design(Path(sys.argv[1]), light=True)
 """

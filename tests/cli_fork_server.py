@@ -27,7 +27,7 @@ from typing import Any, BinaryIO
 def _warm_up() -> None:
     """Import what most command lines import, so each child starts with it loaded."""
     import pinup.cli  # noqa: F401
-    import pinup.cli.lintrun  # noqa: F401
+    import pinup.cli.designmd  # noqa: F401
     import pinup.designmd.lint  # noqa: F401
     import pinup.designmd.report  # noqa: F401
 

@@ -9,6 +9,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 IGNORE = re.compile(r"#\s*type:\s*ignore")
 EXPLAINED = re.compile(r"#\s*type:\s*ignore\[[a-z-]+(?:,\s*[a-z-]+)*\]\s+#\s*\S")
+#: the most `type: ignore`s the packages may hold; lower it when you remove one, never raise it
+CEILING = 17
 
 
 def test_every_type_ignore_names_its_code_and_reason() -> None:
@@ -22,4 +24,5 @@ def test_every_type_ignore_names_its_code_and_reason() -> None:
                     if not EXPLAINED.search(line):
                         bare.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert found > 0  # the scan reads the packages (some ignores are still needed)
+    assert found <= CEILING, f"{found} type: ignores, more than {CEILING}: type the value instead"
     assert not bare, "a type: ignore without its [code] and a reason:\n" + "\n".join(bare)

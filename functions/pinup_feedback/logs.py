@@ -14,7 +14,6 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 logger = logging.getLogger("pinup_feedback")
-LOOPBACK = ("127.", "::1", "localhost")
 
 
 def configure_logging(level: int = logging.INFO) -> None:

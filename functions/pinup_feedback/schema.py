@@ -17,7 +17,6 @@ from .records import BOARD_SLUG_PATTERN as BOARD_SLUG_PATTERN
 from .records import is_custom_request as is_custom_request
 from .records import regenerate_request as regenerate_request
 
-SCHEMA_VERSION = 2
 VARIANT_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
 TOKEN_PATH_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+){1,3}$"
 MAX_VARIANTS = 64
@@ -60,7 +59,6 @@ TweakValue = Annotated[str | int | float, PlainValidator(_tweak_value, json_sche
 ItemNumber = Annotated[int, Field(ge=1, le=10_000_000, strict=True)]
 
 MORE_LIKE = re.compile(r"^more_like_([A-Za-z0-9_-]{1,32})$")
-RESERVED_ACTIONS = ("different", "remix")
 
 
 class FieldError(BaseModel):

@@ -35,11 +35,3 @@ class FeedbackServer(uvicorn.Server):
         self.boards.close()
         await super().shutdown(sockets)
         await asyncio.to_thread(wait_all_idle, 5.0)  # the last submissions' numbering finishes
-
-    @property
-    def bound_port(self) -> int | None:
-        """The real port once started (useful with port 0)."""
-        for server in getattr(self, "servers", []):
-            for sock in server.sockets:
-                return int(sock.getsockname()[1])
-        return None

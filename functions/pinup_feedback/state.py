@@ -18,7 +18,7 @@ import asyncio
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 Status = Literal["serving", "regenerating", "done"]
@@ -35,7 +35,6 @@ class BoardState:
     progress: Any = None
     error: str | None = None
     version: int = 0
-    changed_at: float = field(default_factory=time.time)
 
     def snapshot(self, board: str) -> dict[str, Any]:
         event: dict[str, Any] = {"board": board, "status": self.status}
@@ -103,10 +102,6 @@ class BoardStates:
         with self._lock:
             return sorted(self._states)
 
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
     # --- changing ------------------------------------------------------------------------
     def set_status(
         self, board: str, status: Status, message: str | None = None, progress: Any = None, *, error: str | None = None
@@ -126,7 +121,6 @@ class BoardStates:
             elif status != "serving":
                 state.error = None
             state.version += 1
-            state.changed_at = time.time()
             event = state.snapshot(board)
             self._lock.notify_all()
         self._fan_out(board, event)
@@ -155,7 +149,6 @@ class BoardStates:
             state = self._states.setdefault(board, BoardState())
             state.status, state.message, state.progress, state.error = "serving", None, None, None
             state.version += 1
-            state.changed_at = time.time()
             event = {**state.snapshot(board), "reload": True}
             if build:
                 event["build"] = build
@@ -213,12 +206,6 @@ class BoardStates:
     def unsubscribe(self, sub: Subscriber) -> None:
         with self._lock:
             self._subs.get(sub.board, set()).discard(sub)
-
-    def subscriber_count(self, board: str | None = None) -> int:
-        with self._lock:
-            if board is not None:
-                return len(self._subs.get(board, ()))
-            return sum(len(s) for s in self._subs.values())
 
     async def events(
         self, board: str, heartbeat: float, first: dict[str, Any] | None = None

@@ -77,11 +77,6 @@ def example_design_path() -> Path:
     return example_dir() / DESIGN_FILE
 
 
-def read_example() -> str:
-    """The example DESIGN.md's text."""
-    return example_design_path().read_text(encoding="utf-8")
-
-
 def load_manifest(root: Path | None = None) -> list[Brand]:
     """Every brand listed in manifest.json, validated."""
     folder = root or brand_refs_dir()
@@ -137,8 +132,3 @@ def brand_design_path(slug: str) -> Path:
     if not path.is_file():
         raise BrandError(f"Brand '{brand.slug}' is listed but {path} is missing.")
     return path
-
-
-def read_brand(slug: str) -> str:
-    """A brand's DESIGN.md text."""
-    return brand_design_path(slug).read_text(encoding="utf-8")

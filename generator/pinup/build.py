@@ -22,12 +22,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from pinup.records import Record, field
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import LintReport
+    from pinup.docsite.fonts import FontPlan
     from pinup.docsite.models import SiteModel
     from pinup.output import FileSink
 
@@ -52,6 +53,7 @@ class BuildOptions(Record):
     inline: bool = False
     api_url: str | None = None
     store: str | None = None
+    endpoint_url: str | None = None  # S3-compatible endpoint for an s3:// `store`
     results: bool = False  # also write results pages from the feedback store (implied by `store`)
 
     def __post_init__(self) -> None:
@@ -71,8 +73,8 @@ class BuildResult(Record):
     report: LintReport
     out: Path
     pages: list[str] = field(default_factory=list)
-    boards: Any = None
-    results: Any = None
+    boards: list[Path] | None = None
+    results: list[Path] | None = None
     written: int = 0
     skipped: int = 0
     removed: int = 0
@@ -225,28 +227,6 @@ def cached(design: bytes, options: str, make: Callable[[], _T], source: Path | N
     return value
 
 
-def write_site(
-    report: LintReport,
-    writer: FileSink,
-    *,
-    allow_html: bool = False,
-    fonts: str = "system",
-    templates: Path | None = None,
-    progress: Progress | None = None,
-    has_boards: bool = False,
-    font_plan: Any = None,
-) -> SiteModel:
-    """Render every page, the assets, the search index and the downloads into `writer`.
-
-    `has_boards` adds a "Review boards" link to the navigation (the boards are built next).
-    """
-    from pinup.docsite.pages import build_site_model
-
-    site = build_site_model(report, allow_html=allow_html, fonts=fonts, font_plan=font_plan)
-    write_pages(site, writer, templates=templates, progress=progress, has_boards=has_boards, font_plan=font_plan)
-    return site
-
-
 def write_pages(
     site: SiteModel,
     writer: FileSink,
@@ -254,7 +234,7 @@ def write_pages(
     templates: Path | None = None,
     progress: Progress | None = None,
     has_boards: bool = False,
-    font_plan: Any = None,
+    font_plan: FontPlan | None = None,
 ) -> None:
     """Write a built site model: its pages, assets, search index, downloads (and embedded fonts).
 
@@ -294,7 +274,7 @@ def write_pages(
             writer.write_bytes(f"downloads/{item.filename}", item.content)
 
 
-def _fonts_key(workspace: Path, font_plan: Any) -> str:
+def _fonts_key(workspace: Path, font_plan: FontPlan) -> str:
     """The fonts the pages depend on: the `fonts/` listing and the bytes of every embedded face."""
     from pinup.docsite.fonts import fonts_fingerprint
 
@@ -412,9 +392,12 @@ def _build_all(options: BuildOptions, progress: Progress | None) -> BuildResult:
             except BoardError as exc:  # a bad board.yaml: one clear "path:line: message" line
                 raise BuildError(str(exc)) from None
             if options.results:
-                from pinup.hosted.results import build_results_pages
+                from pinup.hosted.results import ResultsOptions, build_results_pages
 
-                result.results = build_results_pages(workspace, options.out, options, writer)
+                feedback = ResultsOptions(
+                    store=options.store, endpoint_url=options.endpoint_url, templates=options.templates
+                )
+                result.results = build_results_pages(workspace, options.out, feedback, writer)
     result.written, result.skipped, result.removed = writer.written, writer.skipped, writer.removed
     result.changed, result.build_id = list(writer.changed), writer.build_id
     result.seconds = time.perf_counter() - started

@@ -10,11 +10,12 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pinup.records import Record, field
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pinup.docsite.models import SiteModel
     from pinup.output import FileSink, FolderSink
 
 
@@ -99,7 +100,7 @@ def write_brand(brand: Brand, sink: FileSink, fonts: str = "system") -> dict[str
     return dict(card)
 
 
-def _brand_model(brand: Brand, data: bytes, fonts: str) -> tuple[Any, dict[str, object]]:
+def _brand_model(brand: Brand, data: bytes, fonts: str) -> tuple[SiteModel, dict[str, object]]:
     """The brand's page models and its index card (what the gallery index shows)."""
     from pinup.build import lint_design
     from pinup.docsite.pages import build_site_model

@@ -26,13 +26,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.livereload import LiveReloadServer
+    from mkdocs.structure.nav import Navigation
+    from mkdocs.structure.pages import Page as MkDocsPage
+
+    from pinup.docsite.models import Page, SiteModel
 
 log = get_plugin_logger(__name__)
 
@@ -122,27 +130,33 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
     """Design-system pages from a DESIGN.md, inside an existing MkDocs site."""
 
     def __init__(self) -> None:
-        self.site: Any = None
+        self.site: SiteModel | None = None
         self.design_path: Path | None = None
-        self._pages: dict[str, Any] = {}
+        self._pages: dict[str, Page] = {}
 
     @property
     def folder(self) -> str:
         return self.config.path.strip("/") or "design-system"
 
+    def _site(self) -> SiteModel:
+        """The page models `on_config` made (MkDocs calls every other hook after it)."""
+        if self.site is None:
+            raise PluginError("pinup: the plugin's on_config did not run")
+        return self.site
+
     def _uri(self, slug: str) -> str:
         return f"{self.folder}/{slug}.md"
 
-    def on_config(self, config: Any) -> Any:
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         root = Path(config.config_file_path or ".").resolve().parent
         path = Path(self.config.design_md)
         self.design_path = path if path.is_absolute() else root / path
         if not self.design_path.is_file():
             raise PluginError(f"pinup: design_md not found: {self.design_path}")
-        self.site = self._site_model(self.design_path)
-        if self.site.errors:
-            log.info("%s has %d lint errors (see the lint report page)", self.design_path, self.site.errors)
-        self._pages = {self._uri(p.slug): p for p in self.site.pages}
+        self.site = site = self._site_model(self.design_path)
+        if site.errors:
+            log.info("%s has %d lint errors (see the lint report page)", self.design_path, site.errors)
+        self._pages = {self._uri(p.slug): p for p in site.pages}
         assets = ("theme.css", "pinup.css", "material.css") if _is_material(config) else ("theme.css", "pinup.css")
         for asset in assets:
             uri = f"{self.folder}/assets/{asset}"
@@ -152,10 +166,10 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
         if js not in [str(x) for x in config.extra_javascript]:
             config.extra_javascript.append(js)
         if config.nav is not None:
-            config.nav.append({self.config.section: [{p.title: self._uri(p.slug)} for p in self.site.pages]})
+            config.nav.append({self.config.section: [{p.title: self._uri(p.slug)} for p in site.pages]})
         return config
 
-    def _site_model(self, design_path: Path) -> Any:
+    def _site_model(self, design_path: Path) -> SiteModel:
         """The page models, from pinup's build cache when this DESIGN.md was built before.
 
         `mkdocs serve` calls `on_config` again after every edit of any page of the docs: an
@@ -171,21 +185,22 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
             raise PluginError(f"pinup: cannot read {design_path}: {exc.strerror or exc}") from None
         allow_html = bool(self.config.allow_html)
 
-        def make() -> Any:
+        def make() -> SiteModel:
             # the lint page lists extended findings too; the pages only read the report: no pydantic
             return build_site_model(lint_design(design_path, data, light=True), allow_html=allow_html)
 
         return cached(data, f"mkdocs|{allow_html}", make, design_path)
 
-    def on_files(self, files: Files, config: Any) -> Files:
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         from pinup.docsite.render import static_asset
         from pinup.theme import css_for_theme
 
         tpl = self.config.templates
+        site = self._site()
         for uri, page in self._pages.items():
             files.append(File.generated(config, uri, content=f"# {page.title}\n"))
         theme = css_for_theme(
-            self.site.extra["theme"],
+            site.extra["theme"],
             auto_dark=False,
             dark_selectors=("[data-theme=dark]", "[data-md-color-scheme=slate]"),
         )
@@ -194,7 +209,7 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
             files.append(File.generated(config, f"{self.folder}/assets/{name}", content=static_asset(name, tpl)))
         if _is_material(config):
             files.append(File.generated(config, f"{self.folder}/assets/material.css", content=MATERIAL_CSS))
-        downloads = self.site.page("downloads")
+        downloads = site.page("downloads")
         for item in getattr(downloads, "files", []):
             if item.content is None:
                 continue
@@ -208,7 +223,7 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
             self._add_gallery(files, config, self.config.gallery.strip("/"))
         return files
 
-    def _add_gallery(self, files: Files, config: Any, folder: str) -> None:
+    def _add_gallery(self, files: Files, config: MkDocsConfig, folder: str) -> None:
         """`pinup gallery` into memory, each file added as-is (static HTML, linkable from Markdown)."""
         from pinup.gallery import list_brands, write_gallery
         from pinup.output import MemoryWriter
@@ -222,19 +237,19 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
             f.dest_uri = uri
             files.append(f)
 
-    def on_page_content(self, html: str, page: Any, config: Any, files: Files) -> str | None:
+    def on_page_content(self, html: str, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str | None:
         model = self._pages.get(page.file.src_uri)
         if model is None:
             return html
         from pinup.docsite.render import render_fragment
 
         links = MkDocsLinks(page.url, self.folder, bool(config.use_directory_urls))
-        body = render_fragment(self.site, model, links, templates=self.config.templates)
+        body = render_fragment(self._site(), model, links, templates=self.config.templates)
         if _is_material(config):
             body = materialize(body)
         return f'<div class="pinup-embed">{body}</div>'
 
-    def on_nav(self, nav: Any, config: Any, files: Files) -> Any:
+    def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         """Put the design-system pages in the site's order wherever MkDocs placed them."""
         order = {uri: i for i, uri in enumerate(self._pages)}
 
@@ -265,7 +280,7 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
         nav.pages = pages
         return nav
 
-    def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
+    def on_serve(self, server: LiveReloadServer, config: MkDocsConfig, builder: Any) -> LiveReloadServer:
         if self.design_path is not None:
             server.watch(str(self.design_path))
         return server

@@ -245,7 +245,7 @@ class OutputWriter:
         return self
 
     def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, _tb: TracebackType | None
     ) -> None:
         try:
             if exc_type is None:

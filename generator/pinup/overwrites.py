@@ -35,11 +35,6 @@ def end(folder: str) -> None:
     _decrement(_writers, folder)
 
 
-def overwriting(folder: str) -> bool:
-    """True while a writer of this process overwrites files in `folder`."""
-    return folder in _writers
-
-
 def start_reading(folder: str) -> bool:
     """Register a reader of `folder` unless a writer is overwriting it (then False: try again)."""
     with _lock:

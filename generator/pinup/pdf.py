@@ -101,14 +101,13 @@ def _contents_html(site_name: str, sections: list[Section], first_page: int) -> 
 
 def _build_results(src: Path, site_dir: Path, board: str) -> None:
     """The board's feedback summary, when the site build did not write it (built aside, then copied in)."""
-    from pinup.build import BuildOptions
-    from pinup.hosted.results import build_results_pages
+    from pinup.hosted.results import ResultsOptions, build_results_pages
     from pinup.output import OutputWriter
 
     workspace = src.parent if src.is_file() else src
     aside = site_dir.parent / "results"
     with OutputWriter(aside) as writer:
-        build_results_pages(workspace, aside, BuildOptions(src=src, out=aside), writer)
+        build_results_pages(workspace, aside, ResultsOptions(), writer)
     made = aside / "boards" / board / "results.html"
     if made.is_file():
         shutil.copyfile(made, site_dir / "boards" / board / "results.html")

@@ -8,7 +8,6 @@ example at the end is linted in the tests and must come out clean.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 #: what each front-matter key holds (a test checks that every schema key has an entry).
@@ -209,8 +208,3 @@ def spec_json(*, with_rules: bool = False, rules_only: bool = False) -> dict[str
     if with_rules:
         out["rules"] = rules()
     return out
-
-
-def example_sections() -> list[str]:
-    """The `##` headings of the example (the tests compare them with the canonical order)."""
-    return re.findall(r"^## (.+)$", EXAMPLE, flags=re.M)

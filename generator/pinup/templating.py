@@ -82,5 +82,5 @@ def packaged_file(path: Path) -> bytes:
 
 
 @lru_cache(maxsize=64)
-def _packaged(path: str, mtime_ns: int) -> bytes:
+def _packaged(path: str, _mtime_ns: int) -> bytes:
     return Path(path).read_bytes()

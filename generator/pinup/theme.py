@@ -168,11 +168,6 @@ _SUBSTRINGS: dict[str, tuple[str, ...]] = {
 # --- colour maths on 8-bit sRGB (tiny, so the theme never waits on a parser) ---------------
 
 
-def _hex_to_rgb(value: str) -> RGB:
-    h = value.lstrip("#")[:6]
-    return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
-
-
 def _rgb_to_hex(rgb: RGB) -> str:
     return "#{:02x}{:02x}{:02x}".format(*(max(0, min(255, round(c))) for c in rgb))
 

@@ -15,7 +15,6 @@ from typing import Any, Literal
 from pinup.plain import REQUIRED, Plain
 
 MAX_TWEAKABLES = 8
-HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 DIMENSION = re.compile(r"^(-?\d+(?:\.\d+)?)(px|rem|em)$")
 
 Kind = Literal["color", "dimension", "number", "choice"]
@@ -129,21 +128,6 @@ def tweakables(design: Any) -> list[Tweakable]:
             )
         )
     return [t for t in out if t is not None][:MAX_TWEAKABLES]
-
-
-def check_value(item: Tweakable, value: Any) -> str | None:
-    """Why `value` is not valid for this control, or None."""
-    if not isinstance(value, str):
-        return "must be a string"
-    if item.kind == "color" and not HEX.match(value):
-        return "must be a colour like #1a73e8"
-    if item.kind == "dimension":
-        match = DIMENSION.match(value)
-        if not match or match.group(2) != item.unit:
-            return f"must be a length in {item.unit}, like 12{item.unit}"
-    if item.kind == "choice" and value not in (item.options or []):
-        return "must be one of the offered choices"
-    return None
 
 
 class TweakError(ValueError):

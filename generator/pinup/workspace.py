@@ -47,10 +47,6 @@ class Workspace(Record, frozen=True):
     def serve_json(self) -> Path:
         return self.out / "serve.json"
 
-    @property
-    def state_dir(self) -> Path:
-        return self.src / STATE_DIR
-
 
 def is_workspace(folder: Path) -> bool:
     return (folder / DESIGN_FILE).is_file()

@@ -8,8 +8,8 @@ import hmac
 import json
 import re
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from boards_helpers import EXAMPLE
@@ -17,21 +17,15 @@ from bs4 import BeautifulSoup
 
 from pinup.boards.build import build_boards
 from pinup.boards.spec import BoardError
+from pinup.build import BuildOptions
 from pinup.designmd.lint import lint_path
 from pinup.output import OutputWriter
 
 
-@dataclass
-class Opts:
-    inline: bool = False
-    api_url: str | None = None
-    templates: Path | None = None
-
-
-def build(src: Path, out: Path, **kw: object) -> list[Path]:
+def build(src: Path, out: Path, **kw: Any) -> list[Path]:
     design = lint_path(src / "DESIGN.md").design
     with OutputWriter(out) as writer:
-        return build_boards(src, out, design, Opts(**kw), writer)  # type: ignore[arg-type]
+        return build_boards(src, out, design, BuildOptions(**kw), writer)
 
 
 def soup(path: Path) -> BeautifulSoup:
@@ -299,9 +293,9 @@ def test_pages_rendered_with_the_build_s_theme_match_pages_rendered_alone(built:
     design = lint_path(EXAMPLE / "DESIGN.md").design
     boards = load_all(EXAMPLE)
     for board in boards:
-        alone, _, _ = render_board(board, design, Opts())
+        alone, _, _ = render_board(board, design, BuildOptions())
         assert alone == (built / "boards" / board.slug / "index.html").read_text("utf-8")
-    assert render_index(boards, design, Opts()) == (built / "boards" / "index.html").read_text("utf-8")
+    assert render_index(boards, design, BuildOptions()) == (built / "boards" / "index.html").read_text("utf-8")
 
 
 def test_a_packaged_asset_is_read_once_and_again_after_an_edit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from package_helpers import read_brand, read_example
 
 from pinup import brands
 
@@ -17,7 +18,7 @@ def test_source_checkout_uses_repo_folders(monkeypatch: pytest.MonkeyPatch, tmp_
     monkeypatch.setattr(brands, "DATA_DIR", tmp_path / "missing")
     assert brands.brand_refs_dir() == ROOT / "brand_refs"
     assert brands.example_dir() == ROOT / "site_src"
-    assert brands.read_example() == (ROOT / "site_src" / "DESIGN.md").read_text(encoding="utf-8")
+    assert read_example() == (ROOT / "site_src" / "DESIGN.md").read_text(encoding="utf-8")
 
 
 def test_installed_layout_wins(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -34,8 +35,8 @@ def test_installed_layout_wins(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     monkeypatch.setattr(brands, "DATA_DIR", data)
     assert brands.brand_refs_dir() == data / "brand_refs"
     assert [b.slug for b in brands.load_manifest()] == ["acme"]
-    assert brands.read_brand("acme").startswith("---")
-    assert brands.read_example() == "# example\n"
+    assert read_brand("acme").startswith("---")
+    assert read_example() == "# example\n"
 
 
 def test_pyproject_ships_the_data() -> None:
@@ -70,4 +71,4 @@ def test_listed_brand_with_missing_file(monkeypatch: pytest.MonkeyPatch, tmp_pat
         json.dumps([{"slug": "ghost", "name": "Ghost", "category": "c"}]), encoding="utf-8"
     )
     with pytest.raises(brands.BrandError, match="missing"):
-        brands.read_brand("ghost")
+        read_brand("ghost")

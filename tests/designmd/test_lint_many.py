@@ -1,11 +1,9 @@
-"""`pinup lint` on many files in one process, and its click-free fast path for plain command lines."""
+"""`pinup lint` on many files in one process."""
 
 from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 from cli_runner import run_forked as run_pinup  # output-only: forks of a warm `pinup` (tests/cli_runner.py)
@@ -66,7 +64,7 @@ def test_recursive_folder_lints_every_md_file_but_hidden_ones(tmp_path: Path) ->
     assert lone.returncode == 2 and b"EISDIR" in lone.stderr
 
 
-def test_fast_path_prints_what_click_prints() -> None:
+def test_the_console_script_prints_what_the_click_group_prints() -> None:
     runner = CliRunner()
     for args in (
         ["lint", str(FILES[0])],
@@ -75,19 +73,7 @@ def test_fast_path_prints_what_click_prints() -> None:
         ["lint", str(FILES[1]), str(FILES[0])],
         ["lint", "nope.md"],
     ):
-        fast = run_pinup(*args)
-        slow = runner.invoke(cli, args)
-        assert fast.returncode == slow.exit_code, args
-        assert fast.stdout.decode() == slow.stdout, args
-
-
-def test_plain_lint_skips_click_and_anything_else_goes_through_it() -> None:
-    def modules(*args: str) -> set[str]:
-        out = subprocess.run(
-            [sys.executable, "-X", "importtime", "-m", "pinup", *args], capture_output=True, timeout=120
-        )
-        return {line.rsplit("|", 1)[-1].strip() for line in out.stderr.decode().splitlines() if "|" in line}
-
-    assert "click" not in modules("lint", "--format", "text", str(FILES[0]))
-    assert "click" in modules("lint", "--help")
-    assert "click" in modules("lint", "--format", "xml", str(FILES[0]))  # click owns the error message
+        script = run_pinup(*args)
+        group = runner.invoke(cli, args)
+        assert script.returncode == group.exit_code, args
+        assert script.stdout.decode() == group.stdout, args

@@ -18,10 +18,10 @@ from helpers_designmd import CORPUS, ROOT
 from pinup.designmd.jsnum import js_number, to_fixed
 
 SCRIPT = Path(sys.executable).parent / "pinup"  # the console script `pip install` wrote
-#: never on the lint path: web, templating, validation, CLI framework, full Markdown, cloud
-HEAVY = {"pydantic", "jinja2", "click", "markdown_it", "starlette", "boto3", "openai", "mkdocs", "ruamel"}
+#: never on the lint path: web, templating, validation, full Markdown, cloud
+HEAVY = {"pydantic", "jinja2", "markdown_it", "starlette", "boto3", "openai", "mkdocs", "ruamel"}
 #: not needed either when the front matter is plain (the usual case): each costs start-up time
-AVOIDABLE = {"yaml", "dataclasses", "typing", "decimal", "inspect", "pathlib", "importlib.metadata"}
+AVOIDABLE = {"yaml", "dataclasses", "decimal", "pathlib", "importlib.metadata"}
 
 
 def _imported(*args: str) -> tuple[int, set[str]]:

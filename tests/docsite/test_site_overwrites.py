@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from package_helpers import overwriting
 
 from pinup import overwrites
 from pinup.output import MANIFEST, OutputWriter
@@ -60,7 +61,7 @@ def test_a_write_that_fails_removes_the_file_and_the_next_build_writes_it(
         writer.write_text("a.html", "two")
     monkeypatch.undo()
     assert not (out / "a.html").exists()  # neither version: what is left must not pass for one
-    assert not overwrites.overwriting(str(out.resolve()))  # the failed build let readers go on
+    assert not overwriting(str(out.resolve()))  # the failed build let readers go on
     writer = _build(out, {"a.html": "two", "b.html": "bee"})
     assert (out / "a.html").read_text() == "two" and writer.written == 1
     assert (out / MANIFEST).is_file()
@@ -94,10 +95,10 @@ def test_a_build_that_writes_nothing_over_never_holds_readers(tmp_path: Path) ->
     folder = str(out.resolve())
     with OutputWriter(out) as writer:
         writer.write_text("a.html", "new file")
-        assert not overwrites.overwriting(folder)  # created, not overwritten: nothing to hold
+        assert not overwriting(folder)  # created, not overwritten: nothing to hold
     with OutputWriter(out) as writer:
         writer.write_text("a.html", "new file")  # unchanged: skipped
-        assert not overwrites.overwriting(folder)
+        assert not overwriting(folder)
         writer.write_text("a.html", "changed")
-        assert overwrites.overwriting(folder)
-    assert not overwrites.overwriting(folder)
+        assert overwriting(folder)
+    assert not overwriting(folder)

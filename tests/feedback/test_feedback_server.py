@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 from feedback_helpers import RELOAD_TOKEN, body, stored
+from package_helpers import bound_port
 
 from pinup_feedback.app import create_app
 from pinup_feedback.server import FeedbackServer
@@ -27,7 +28,7 @@ def live(local_settings: Settings) -> Iterator[tuple[str, FeedbackServer]]:
     while not server.started:
         assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{server.bound_port}", server
+    yield f"http://127.0.0.1:{bound_port(server)}", server
     server.should_exit = True
     thread.join(30)
     assert not thread.is_alive(), "server did not stop (an SSE stream kept it open?)"

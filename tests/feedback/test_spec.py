@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 
 from click.testing import CliRunner
+from package_helpers import example_sections
 
 from pinup.cli import cli
 from pinup.designmd.lint import lint_text
 from pinup.designmd.rules import RULES, extended_rules
 from pinup.designmd.sections import ALIASES, CANONICAL_ORDER, COMPONENT_SUB_TOKENS, SCHEMA_KEYS, TYPOGRAPHY_PROPERTIES
-from pinup.spec import EXAMPLE, KEY_NOTES, example_sections, spec_markdown
+from pinup.spec import EXAMPLE, KEY_NOTES, spec_markdown
 
 
 def invoke(*args: str) -> str:

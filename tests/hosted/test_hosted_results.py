@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
+from hosted_helpers import run_pinup
 
 from pinup.cli import cli
 from pinup.hosted.records import StoredRecord, load_local
-from pinup.hosted.results import aggregate, build_results_pages
+from pinup.hosted.results import ResultsOptions, aggregate, build_results_pages
 
 BOARD = "checkout"
 _seq = iter(range(10_000))
@@ -210,7 +211,7 @@ def make_writer(out: Path) -> Any:
 def test_results_page_escapes_every_user_string(tmp_path: Path) -> None:
     src, out = workspace(tmp_path), tmp_path / "site"
     writer = make_writer(out)
-    written = build_results_pages(src, out, None, writer)
+    written = build_results_pages(src, out, ResultsOptions(), writer)
     page = out / "boards" / BOARD / "results.html"
     assert written == [page]
     html = page.read_text("utf-8")
@@ -239,7 +240,7 @@ def test_results_page_without_feedback(tmp_path: Path) -> None:
     import shutil
 
     shutil.rmtree(src / ".pinup")
-    build_results_pages(src, out, None, make_writer(out))
+    build_results_pages(src, out, ResultsOptions(), make_writer(out))
     soup = BeautifulSoup((out / "boards" / BOARD / "results.html").read_text("utf-8"), "html.parser")
     assert "No feedback yet" in soup.select_one("#verdict").get_text()
     assert [tr["data-variant"] for tr in soup.select("#tally tbody tr")] == ["A", "B"]
@@ -278,3 +279,26 @@ def test_table_output_drops_terminal_escapes(tmp_path: Path, monkeypatch: pytest
     assert result.exit_code == 0, result.output
     assert "\x1b" not in result.output and "\x07" not in result.output
     assert "ok[2J [bold]x[/bold]" in result.output and "]0;pwnedEve" in result.output
+
+
+def test_build_reads_an_s3_store_through_the_endpoint_it_is_given(
+    tmp_path: Path, s3: Any, bucket: str, moto_endpoint: str, aws_env: dict[str, str]
+) -> None:
+    """`pinup build --store s3://… --endpoint-url URL` reads the feedback from that S3-compatible endpoint."""
+    import os
+
+    src = workspace(tmp_path)
+    (src / "DESIGN.md").write_text("---\nname: Checkout\n---\n\n## Overview\n\nA shop.\n")
+    for record in (rec(preferred="B", ratings={"B": 5}), rec(preferred="B"), rec(preferred="A")):
+        name = f"{record['receivedAt'].replace(':', '')}-final-{record['id']}.json"
+        s3.put_object(Bucket=bucket, Key=f"team/feedback/{BOARD}/{name}", Body=json.dumps(record).encode())
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PINUP_", "AWS_"))}
+    # a closed port as the ambient endpoint: a build that drops --endpoint-url fails here, never on AWS
+    env.update(aws_env, AWS_ENDPOINT_URL="http://127.0.0.1:9", PINUP_CACHE_DIR=str(tmp_path / "cache"))
+    args = ["build", str(src), "--out", str(tmp_path / "site"), "--store", f"s3://{bucket}/team"]
+    built = run_pinup(*args, "--endpoint-url", moto_endpoint, env=env, cwd=tmp_path)
+    assert "results for" not in built.stderr, built.stderr  # nothing skipped
+    page = BeautifulSoup((tmp_path / "site" / "boards" / BOARD / "results.html").read_text("utf-8"), "html.parser")
+    assert page.select_one('tr[data-variant="B"] .picks').get_text() == "2"
+    assert page.select_one("#submission-count").get_text() == "3"
+    assert "hosted feedback store" in page.get_text() and bucket not in str(page)

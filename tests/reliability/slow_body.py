@@ -7,6 +7,8 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from package_helpers import bound_port
+
 from pinup_feedback.server import FeedbackServer
 
 
@@ -19,7 +21,7 @@ async def serving(server: FeedbackServer) -> AsyncIterator[int]:
             if task.done():
                 raise RuntimeError(f"the feedback server stopped before it started: {task.exception()!r}")
             await asyncio.sleep(0.01)
-        yield server.bound_port
+        yield bound_port(server)
     finally:
         server.should_exit = True
         await task

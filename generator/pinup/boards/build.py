@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from jinja2 import Environment
 
     from pinup.boards.context import RoundView, VariantView
+    from pinup.build import BuildOptions
     from pinup.output import FileSink
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -40,11 +41,11 @@ def board_token(secret: str, slug: str) -> str:
     return hmac.new(secret.encode("utf-8"), slug.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
-def _env(options: Any) -> Environment:
+def _env(options: BuildOptions) -> Environment:
     """The board area's environment (`pinup.templating`: `DIR/board/NAME`, then the packaged templates)."""
     from pinup.templating import environment
 
-    custom = getattr(options, "templates", None)
+    custom = options.templates
     return environment("board", str(TEMPLATES), str(custom) if custom else None)
 
 
@@ -142,7 +143,7 @@ def site_name(design: Any) -> str:
 
 
 def render_board(
-    board: Board, design: Any, options: Any, *, theme: str | None = None
+    board: Board, design: Any, options: BuildOptions, *, theme: str | None = None
 ) -> tuple[str, dict[str, str | bytes], dict[str, Any]]:
     """The board page HTML, the variant files to write, and the manifest.
 
@@ -152,8 +153,8 @@ def render_board(
     from pinup.theme import theme_css
     from pinup.tweaks import tweakables
 
-    inline = bool(getattr(options, "inline", False))
-    api_url = getattr(options, "api_url", None) or None
+    inline = options.inline
+    api_url = options.api_url or None
     views, copies = _variant_views(board, inline)
     history = _history_views(board, inline, copies)
     secret = os.environ.get(SECRET_ENV) or ""
@@ -216,7 +217,7 @@ def build_id(html: str, copies: dict[str, str | bytes], manifest: dict[str, Any]
     return digest.hexdigest()[:16]
 
 
-def render_index(boards: list[Board], design: Any, options: Any, *, theme: str | None = None) -> str:
+def render_index(boards: list[Board], design: Any, options: BuildOptions, *, theme: str | None = None) -> str:
     """The boards index page (only what each board.yaml says, and the theme)."""
     from pinup.boards.context import BoardsIndexPage, BoardSummary
     from pinup.theme import theme_css
@@ -237,7 +238,7 @@ def render_index(boards: list[Board], design: Any, options: Any, *, theme: str |
         theme_css=theme if theme is not None else theme_css(design),
         board_css=_static("board.css"),
         site_name=site_name(design),
-        show_results=bool(getattr(options, "results", False)) and not getattr(options, "api_url", None),
+        show_results=options.results and not options.api_url,
     )
     return _env(options).get_template("index.html.j2").render(page=page)
 
@@ -251,7 +252,7 @@ def build_boards(
     src: Path,
     out: Path,
     design: Any,
-    options: Any,
+    options: BuildOptions,
     writer: FileSink,
     *,
     shown: str | None = None,
@@ -273,7 +274,7 @@ def build_boards(
     if not folders:
         return []
     common = None if shown is None else reuse.common_fingerprint(shown, options)
-    api_url = getattr(options, "api_url", None) or None
+    api_url = options.api_url or None
     secret = os.environ.get(SECRET_ENV) or ""
     written: list[Path] = []
     todo: list[tuple[Path, str]] = []  # (folder, fingerprint) of the boards to render

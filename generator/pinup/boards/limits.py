@@ -8,7 +8,7 @@ changed there changes every board at the next build.
 from __future__ import annotations
 
 import os
-from typing import Any
+from types import ModuleType
 
 #: page field -> schema constant. Constants that an older schema lacks are simply left out.
 _FIELDS: dict[str, str] = {
@@ -27,7 +27,7 @@ _FIELDS: dict[str, str] = {
 }
 
 
-def field_limits(schema: Any = None) -> dict[str, int]:
+def field_limits(schema: ModuleType | None = None) -> dict[str, int]:
     """{page field: max length or count} from the schema constants that exist."""
     if schema is None:
         from pinup_feedback import schema as loaded
@@ -41,7 +41,7 @@ def field_limits(schema: Any = None) -> dict[str, int]:
     return limits
 
 
-def schema_version(schema: Any = None) -> int:
+def schema_version(schema: ModuleType | None = None) -> int:
     """The newest feedback schema version the endpoint accepts (2 once pins and tweaks exist)."""
     if schema is None:
         from pinup_feedback import schema as loaded
@@ -51,7 +51,7 @@ def schema_version(schema: Any = None) -> int:
     return max(int(v) for v in versions)
 
 
-def v2_fields(schema: Any = None) -> list[str]:
+def v2_fields(schema: ModuleType | None = None) -> list[str]:
     """Field names of the schema v2 body, [] while the endpoint has no v2 (the page then posts v1 only)."""
     if schema is None:
         from pinup_feedback import schema as loaded

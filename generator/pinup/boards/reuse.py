@@ -25,7 +25,10 @@ import hashlib
 import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pinup.build import BuildOptions
 
 #: how recent a change may be and still be told apart from the next one by its stamp
 RACY_NS = 2_000_000_000
@@ -54,16 +57,16 @@ def shown_fingerprint(design: Any, templates: Path | str | None, theme: str | No
     return digest.hexdigest()
 
 
-def common_fingerprint(shown: str, options: Any) -> str:
+def common_fingerprint(shown: str, options: BuildOptions) -> str:
     """What every board page and the index are made from besides their own folder (`shown`: see
     `shown_fingerprint`)."""
     from importlib.util import find_spec
 
     parts = [
         shown,
-        f"inline={bool(getattr(options, 'inline', False))}",
-        f"api={getattr(options, 'api_url', None) or ''}",
-        f"results={bool(getattr(options, 'results', False))}",
+        f"inline={options.inline}",
+        f"api={options.api_url or ''}",
+        f"results={options.results}",
     ]
     schema = find_spec("pinup_feedback.schema")  # the page's field limits (`pinup.boards.limits`)
     origin = schema.origin if schema is not None else None

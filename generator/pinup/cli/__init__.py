@@ -2,19 +2,14 @@
 
 Each command lives in the module that owns its feature and is imported only when
 that command runs, so `pinup lint` never pays for Starlette, boto3, openai,
-Jinja2 or MkDocs. The plain forms of `pinup lint` (files and its own options) do not
-even import click: `main` hands them to `pinup.cli.lintrun` directly; nor do those of
-`pinup build` and `pinup gallery` (`pinup.cli.buildrun`). The click group
-itself is in `pinup.cli.group`; `cli` and `feedback_group` are importable from here.
+Jinja2 or MkDocs. The click group itself is in `pinup.cli.group`; `cli` and
+`feedback_group` are importable from here.
 """
 
 from __future__ import annotations
 
 import sys
-
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 #: command name -> "module:attribute"; the module is imported on first use.
 COMMANDS: dict[str, str] = {
@@ -58,16 +53,9 @@ ONE_SHOT = frozenset(
 
 
 def main() -> None:
-    from pinup.cli.lintrun import fast_lint
-
-    fast_lint(sys.argv[1:])  # exits when it handled the command line
     if len(sys.argv) > 1 and sys.argv[1] in ONE_SHOT:
         _without_collector()
     try:
-        if len(sys.argv) > 1 and sys.argv[1] in ("build", "gallery"):
-            from pinup.cli.buildrun import fast_build
-
-            fast_build(sys.argv[1:])  # exits when it handled the command line
         from pinup.cli.group import cli
 
         cli(prog_name="pinup")

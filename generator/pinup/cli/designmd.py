@@ -6,11 +6,12 @@ imported inside each command so `pinup lint` starts fast.
 
 from __future__ import annotations
 
+import os
 import sys
+from typing import NoReturn
 
 import click
 
-from pinup.cli.lintrun import LINT_FORMATS
 from pinup.designmd.formats import FORMATS as EXPORT_FORMATS
 from pinup.designmd.formats import JSON_FORMATS
 
@@ -34,7 +35,7 @@ def _source_name(path: str) -> str:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(LINT_FORMATS, case_sensitive=False),
+    type=click.Choice(("json", "markdown", "md", "text"), case_sensitive=False),
     default="json",
     show_default=True,
     help="json (the reference's shape), markdown/md, or text for people.",
@@ -49,9 +50,49 @@ def lint(files: tuple[str, ...], fmt: str, extended: bool, recursive: bool) -> N
 
     Exit status: 1 when there are errors, 0 otherwise, 2 when a FILE can't be read.
     """
-    from pinup.cli.lintrun import lint_files
+    fmt = fmt.lower()
+    if len(files) == 1 and not (recursive and os.path.isdir(files[0])):
+        _lint_one(files[0], fmt, extended)
+    from pinup.designmd.many import lint_many
 
-    lint_files(files, fmt.lower(), extended, recursive)
+    sys.exit(lint_many(_expand(files, recursive), fmt, extended=extended, stdout=sys.stdout, stderr=sys.stderr))
+
+
+def _expand(paths: tuple[str, ...], recursive: bool) -> list[str]:
+    """FILE arguments as files: a folder (with --recursive) becomes its .md files, sorted."""
+    out: list[str] = []
+    for path in paths:
+        if recursive and os.path.isdir(path):
+            found = []
+            for folder, dirs, names in os.walk(path):
+                dirs[:] = [d for d in dirs if not d.startswith(".") and d != "node_modules"]
+                found += [os.path.join(folder, n) for n in names if n.endswith(".md") and not n.startswith(".")]
+            out += sorted(found)
+        else:
+            out.append(path)
+    return out
+
+
+def _lint_one(file: str, fmt: str, extended: bool) -> NoReturn:
+    """The reference's single-file report, byte for byte."""
+    from pinup.designmd import report
+    from pinup.designmd.lint import run
+
+    text = _read(file)
+    result = run(text, extended=extended)
+    summary = result.summary
+    if fmt == "json":
+        output = report.to_json(result.findings, summary)
+    elif fmt in ("markdown", "md"):
+        output = report.to_markdown(result.findings, summary)
+    else:
+        output = report.to_text(
+            result.findings, summary, source_name=_source_name(file), color=report.use_color(sys.stdout)
+        )
+        output += report.extended_note(result.findings if extended else run(text, extended=True).findings, extended)
+    sys.stdout.write(output)
+    sys.stdout.flush()
+    sys.exit(1 if summary["errors"] > 0 else 0)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pinup.generate.runner import GenerateOptions, RoundResult
 
 
-def _check_size(ctx: click.Context, param: click.Parameter, value: str) -> str:
+def _check_size(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
     """`auto` or WIDTHxHEIGHT; the server decides which sizes its model supports."""
     if value == "auto" or re.fullmatch(r"[1-9][0-9]{1,4}x[1-9][0-9]{1,4}", value):
         return value

@@ -113,7 +113,6 @@ class Model:
         self.unknown_values: dict[str, Any] = {}
         self.sections: list[Heading] = []
         self.lines: dict[str, int] = {}
-        self.crashed = False
         self.source_lines: list[str] = []  # the document, for prose checks
         self.body_start = 0  # index of the first line after the front matter
         self.modes = ModeState()  # filled only when modes were asked for
@@ -505,7 +504,7 @@ def build_model(doc: ParsedDocument, *, modes: bool = False) -> tuple[Model, lis
 
 def _crashed(doc: ParsedDocument, partial: Model, message: str) -> tuple[Model, list[RawFinding]]:
     model = Model()
-    model.crashed, model.lines = True, dict(partial.lines)
+    model.lines = dict(partial.lines)
     line = None
     # point at the entry that made the builder throw
     for group in ("typography", "components"):

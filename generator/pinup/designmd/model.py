@@ -80,9 +80,6 @@ class Typography(_Model):
     fontVariation: str | None = None
 
 
-TokenValue = Color | Dimension | Typography
-
-
 class Component(_Model):
     """A component and its sub-tokens.
 

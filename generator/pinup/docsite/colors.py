@@ -363,8 +363,4 @@ def build_colors(src: Sources) -> ColorsPage:
     )
 
 
-def swatch_search_text(sw: Swatch) -> str:
-    return " ".join(x for x in (sw.raw, sw.hex, sw.rgb, sw.role) if x)
-
-
 __all__ = ["build_colors", "color_families", "color_roles", "contrast_matrix", "intended_pairs", "level", "SIMULATIONS"]

@@ -17,6 +17,9 @@ from pinup.docsite.prosememo import keep, memo, recall
 
 if TYPE_CHECKING:  # pragma: no cover
     from markdown_it import MarkdownIt
+    from markdown_it.renderer import RendererHTML
+    from markdown_it.token import Token
+    from markdown_it.utils import OptionsDict
 
 
 @lru_cache(maxsize=4)
@@ -33,7 +36,9 @@ def markdown_parser(allow_html: bool = False, *, extensions: bool = True) -> Mar
     if extensions:
         md.enable(["table", "strikethrough"])
 
-    def heading_open(renderer: Any, tokens: list[Any], idx: int, options: Any, env: dict[str, Any]) -> str:
+    def heading_open(
+        renderer: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: dict[str, Any]
+    ) -> str:
         # markdown-it binds render rules as methods: the renderer comes first
         token = tokens[idx]
         inline = tokens[idx + 1]
@@ -44,8 +49,7 @@ def markdown_parser(allow_html: bool = False, *, extensions: bool = True) -> Mar
             anchor, n = f"{base}-{n}", n + 1
         used.add(anchor)
         token.attrSet("id", anchor)
-        html: str = renderer.renderToken(tokens, idx, options, env)
-        return html
+        return renderer.renderToken(tokens, idx, options, env)
 
     md.add_render_rule("heading_open", heading_open)
     return md
@@ -100,21 +104,3 @@ class MarkdownCache:
             md = markdown_parser(self.allow_html)
             found = keep("html", key, str(md.renderer.render(self.tokens(text), md.options, {})))
         return str(found)
-
-
-def render_inline(text: str, *, allow_html: bool = False) -> str:
-    """One line of Markdown -> inline HTML (no wrapping <p>)."""
-    html: str = markdown_parser(allow_html).renderInline(text)
-    return html
-
-
-def plain_text(text: str) -> str:
-    """Markdown -> plain text, for search entries and colour roles."""
-    tokens = parser_for(text).parse(text)
-    out: list[str] = []
-    for tok in tokens:
-        if tok.type == "inline" and tok.children:
-            out.append("".join(c.content for c in tok.children if c.type in ("text", "code_inline")))
-        elif tok.type in ("fence", "code_block"):
-            out.append(tok.content)
-    return " ".join(" ".join(out).split())

@@ -28,7 +28,6 @@ class Page(Model):
     title: str
     template: str
     prose_html: str = ""
-    intro: str = ""
 
     @property
     def filename(self) -> str:

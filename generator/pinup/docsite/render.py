@@ -15,9 +15,19 @@ from typing import TYPE_CHECKING, Any
 from pinup.records import Record
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Protocol
+
     from jinja2 import Environment
 
     from pinup.docsite.models import Page, SiteModel
+
+    class PageLinks(Protocol):
+        """URLs as the templates ask for them: `Links` for the standalone site, `MkDocsLinks` inside MkDocs."""
+
+        def page(self, slug: str, anchor: str = "") -> str: ...
+        def asset(self, name: str) -> str: ...
+        def download(self, filename: str) -> str: ...
+
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 TEMPLATE_DIR = PACKAGE_DIR / "templates" / "docsite"
@@ -50,7 +60,7 @@ def environment(templates: str | None = None) -> Environment:
     return shared(SITE, str(TEMPLATE_DIR), templates)
 
 
-def _context(site: SiteModel, page: Page, links: Any, extra: dict[str, Any] | None) -> dict[str, Any]:
+def _context(site: SiteModel, page: Page, links: PageLinks, extra: dict[str, Any] | None) -> dict[str, Any]:
     nav = [(p.slug, p.title, links.page(p.slug), p.slug == page.slug) for p in site.pages]
     ctx = {"site": site, "page": page, "nav": nav, "links": links, "standalone": True, "google_fonts_url": None}
     ctx.update(extra or {})
@@ -60,7 +70,7 @@ def _context(site: SiteModel, page: Page, links: Any, extra: dict[str, Any] | No
 def render_page(
     site: SiteModel,
     page: Page,
-    links: Any | None = None,
+    links: PageLinks | None = None,
     *,
     templates: str | None = None,
     extra: dict[str, Any] | None = None,
@@ -72,7 +82,7 @@ def render_page(
 
 
 def render_fragment(
-    site: SiteModel, page: Page, links: Any, *, templates: str | None = None, extra: dict[str, Any] | None = None
+    site: SiteModel, page: Page, links: PageLinks, *, templates: str | None = None, extra: dict[str, Any] | None = None
 ) -> str:
     """Only the page's `content` block: the same markup, for embedding (the MkDocs plugin)."""
     from pinup.templating_template import new_build

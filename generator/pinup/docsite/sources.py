@@ -31,10 +31,6 @@ class Sources:
         """The Markdown of every section with this canonical name (duplicates are kept, in order)."""
         return "\n\n".join(s.body for s in self._by_canonical.get(canonical, []))
 
-    def section_line(self, canonical: str) -> int | None:
-        found = self._by_canonical.get(canonical)
-        return found[0].line if found else None
-
     def section_html(self, canonical: str) -> str:
         return self.markdown(self.section_markdown(canonical))
 

@@ -16,7 +16,10 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from openai.types.chat import ChatCompletionMessageParam
 
 #: Strictly one request at a time in this process: every API call holds it.
 REQUEST_LOCK = threading.Lock()
@@ -175,13 +178,13 @@ class Client:
     def base_url(self) -> str:
         return str(self._openai.base_url)
 
-    def chat(self, model: str, messages: list[dict[str, str]], **params: Any) -> CallResult:
+    def chat(self, model: str, messages: list[ChatCompletionMessageParam], **params: Any) -> CallResult:
         """One chat completion; the text of the first choice and its usage."""
 
         def call() -> CallResult:
             response = self._openai.chat.completions.create(
                 model=model,
-                messages=messages,  # type: ignore[arg-type]  # plain role/content dicts: openai types them as TypedDicts
+                messages=messages,
                 timeout=self.options.timeout,
                 **params,
             )

@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 DEFAULT_IMAGE_MODEL = "gpt-image-1"
-SIZES = ("1024x1024", "1536x1024", "1024x1536", "auto", "256x256", "512x512", "1792x1024", "1024x1792")
 
 
 def style_summary(design: DesignSystem, *, prose_chars: int = 600) -> str:

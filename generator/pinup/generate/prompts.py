@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from pinup_feedback.records import is_custom_request, regenerate_request
 
 if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletionMessageParam
+
     from pinup.designmd.model import DesignSystem
 
 PROSE_CAP = 6000
@@ -267,7 +269,7 @@ def html_messages(
     title: str = "",
     rejection: str | None = None,
     prose_cap: int = PROSE_CAP,
-) -> list[dict[str, str]]:
+) -> list[ChatCompletionMessageParam]:
     """Chat messages for variant k (1-based) of a round."""
     n = len(plan.directions)
     listing = "\n".join(f"{i}. {d}" for i, d in enumerate(plan.directions, start=1))

@@ -22,7 +22,6 @@ from typing import Any, Literal
 from pinup.boards.built import built_boards
 from pinup.generate.client import ClientOptions, GenerationError
 
-RegenerateHook = Callable[[dict[str, Any], Any], None]
 MODEL_ENV = "PINUP_GENERATE_MODEL"
 COUNT_ENV = "PINUP_GENERATE_COUNT"
 

@@ -147,10 +147,6 @@ def cache_control_for(name: str) -> str:
     return CACHE_DEFAULT
 
 
-def is_hashed(name: str) -> bool:
-    return bool(HASHED_NAME.search(Path(name).name))
-
-
 def is_excluded(rel: str, *, include_results: bool = False) -> bool:
     """True for files that must never be uploaded (local state, dotfiles, reviewer text)."""
     parts = rel.split("/")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,8 @@ from pinup.hosted.records import LoadedRecords, StoredRecord
 
 if TYPE_CHECKING:  # pragma: no cover
     from jinja2 import Environment
+
+    from pinup.output import FileSink
 
 
 class Note(BaseModel):
@@ -41,10 +44,6 @@ class VariantResult(BaseModel):
     mean: float | None = None
     median: float | None = None
     comments: list[Note] = Field(default_factory=list)
-
-    @property
-    def rating_count(self) -> int:
-        return len(self.ratings)
 
 
 class RegenerateRequest(BaseModel):
@@ -314,14 +313,25 @@ def board_meta_from_manifest(
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "results"
 
 
-def _env(options: Any) -> Environment:
+@dataclass(frozen=True, slots=True)
+class ResultsOptions:
+    """Where the results pages read the feedback, and the user's templates that may restyle them."""
+
+    #: a folder or s3://bucket/prefix; None: the workspace's own store (`default_store`)
+    store: str | Path | None = None
+    #: an S3-compatible endpoint (MinIO, moto, LocalStack) for an s3:// store
+    endpoint_url: str | None = None
+    templates: Path | None = None
+
+
+def _env(options: ResultsOptions) -> Environment:
     """The results area's environment (`pinup.templating`: `DIR/results/NAME`, then the packaged templates).
 
     Autoescape is on there: every reviewer string is user text.
     """
     from pinup.templating import environment
 
-    custom = getattr(options, "templates", None)
+    custom = options.templates
     return environment("results", str(TEMPLATES), str(custom) if custom else None)
 
 
@@ -339,9 +349,14 @@ def _theme(src: Path) -> tuple[str, str]:
 
 
 def render_results_page(
-    results: BoardResults, *, theme_css: str, site_name: str, store_label: str, options: Any = None
+    results: BoardResults,
+    *,
+    theme_css: str,
+    site_name: str,
+    store_label: str,
+    options: ResultsOptions | None = None,
 ) -> str:
-    template = _env(options).get_template("results.html.j2")
+    template = _env(options or ResultsOptions()).get_template("results.html.j2")
     return template.render(
         r=results, theme_css=theme_css, site_name=site_name, store_label=store_label, local_time=local_time
     )
@@ -352,10 +367,11 @@ def default_store(src: Path) -> Path:
     return Path(src) / ".pinup" / "feedback"
 
 
-def build_results_pages(src: Path, out: Path, options: Any, writer: Any) -> list[Path]:
+def build_results_pages(src: Path, out: Path, options: ResultsOptions, writer: FileSink) -> list[Path]:
     """Render `out/boards/<slug>/results.html` for every board of the workspace.
 
-    The store is `options.store` (a directory or s3://) or `<src>/.pinup/feedback`. An
+    The store is `options.store` (a directory or s3://, read through `options.endpoint_url`
+    when given) or `<src>/.pinup/feedback`. An
     unreachable S3 store is reported on stderr and leaves the pages out rather than failing
     the whole build.
     """
@@ -366,8 +382,7 @@ def build_results_pages(src: Path, out: Path, options: Any, writer: Any) -> list
     slugs = sorted(p.parent.name for p in boards_dir.glob("*/board.yaml")) if boards_dir.is_dir() else []
     if not slugs:
         return []
-    store = getattr(options, "store", None) or default_store(src)
-    endpoint_url = getattr(options, "endpoint_url", None)
+    store = options.store or default_store(src)
     theme_css, site_name = _theme(src)
     # never print a bucket name or a local path into a page that may be published
     label = "hosted feedback store" if str(store).startswith("s3://") else "local feedback store"
@@ -378,7 +393,7 @@ def build_results_pages(src: Path, out: Path, options: Any, writer: Any) -> list
         try:
             from pinup.hosted.records import load_records
 
-            loaded = load_records(store, slug, endpoint_url=endpoint_url)
+            loaded = load_records(store, slug, endpoint_url=options.endpoint_url)
         except Exception as exc:  # noqa: BLE001 - S3/network trouble must not break the site build
             print(f"pinup: results for {slug} skipped: cannot read the store ({exc})", file=sys.stderr)
             continue

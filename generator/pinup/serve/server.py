@@ -22,12 +22,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from pinup.serve import servefile
 from pinup.serve.archive import archive_stale
 from pinup.serve.workspace import Workspace, board_slugs
 from pinup.workspace import recorded_port, write_state
+
+if TYPE_CHECKING:  # pragma: no cover
+    import uvicorn
+
+    from pinup.serve.gate import BuildGate
+    from pinup.serve.watch import Watcher
+    from pinup_feedback.state import BoardStates
 
 EXIT_OK = 0
 EXIT_TIMEOUT = 1
@@ -49,7 +56,7 @@ class ServeOptions:
     open_browser: bool = True
     timeout: float = 600.0  # seconds without a final submit; 0 = never
     exit_on_submit: bool = False
-    on_regenerate: Callable[[dict[str, Any], Any], None] | None = None
+    on_regenerate: Callable[[dict[str, Any], BoardStates], None] | None = None
     allow_hosts: tuple[str, ...] = ()  # Host names served besides the loopback ones (and a bound address)
     watch: bool = True  # rebuild after workspace edits and tell open pages
 
@@ -90,9 +97,9 @@ class ServeSession:
         self._final_seen = False
         self._deadline: float | None = None
         self._stopping = False
-        self._server: Any = None
-        self._boards: Any = None
-        self._watcher: Any = None
+        self._server: uvicorn.Server | None = None
+        self._boards: BoardStates | None = None
+        self._watcher: Watcher | None = None
         self._port = options.port
         self._lock = threading.Lock()
         self._failed = False
@@ -155,7 +162,7 @@ class ServeSession:
         board = self.options.board or (slugs[0] if len(slugs) == 1 else None)
         return f"{base}/boards/{board}/" if board else f"{base}/boards/"
 
-    def make_app(self) -> Any:
+    def make_app(self, boards: BoardStates | None = None) -> BuildGate:
         from pinup_feedback.app import Hooks, create_app
         from pinup_feedback.settings import Settings
         from pinup_feedback.state import BoardStates
@@ -177,14 +184,14 @@ class ServeSession:
         from pinup.serve.gate import BuildGate
         from pinup.serve.live import LiveReload
 
-        self._boards = BoardStates()
-        self._boards.site_version = str(build_info(self.ws.out).get("id") or "")
+        self._boards = boards = BoardStates() if boards is None else boards
+        boards.site_version = str(build_info(self.ws.out).get("id") or "")
         hooks = Hooks(on_feedback=self.on_feedback, on_regenerate=self.options.on_regenerate)
-        app = create_app(settings, hooks=hooks, boards=self._boards)
-        self._restore(app.state.ctx)
+        app = create_app(settings, hooks=hooks, boards=boards)
+        self._restore(app.state.ctx, boards)
         return BuildGate(LiveReload(app), self.ws.out)
 
-    def _restore(self, ctx: Any) -> None:
+    def _restore(self, ctx: Any, boards: BoardStates) -> None:
         """The promises of earlier sessions: receipts from the store, then closed/pending per board."""
         ctx.ledger.rebuild_from(ctx.store)
         for board in board_slugs(self.ws):
@@ -195,9 +202,9 @@ class ServeSession:
             if manifest is None:
                 continue
             if ctx.ledger.final_for(board, manifest.round) is not None:
-                self._boards.set_status(board, "done", message="feedback received")
+                boards.set_status(board, "done", message="feedback received")
             elif ctx.ledger.pending_for(board, manifest.round) is not None:
-                self._boards.set_status(board, "regenerating", message="another round was requested")
+                boards.set_status(board, "regenerating", message="another round was requested")
 
     def _bound_port(self) -> int:
         """The port uvicorn bound (port 0 picks a free one)."""
@@ -232,20 +239,20 @@ class ServeSession:
                 opened = False
         self._err(f"SERVE_BROWSER_OPENED: url={url}" if opened else f"SERVE_BROWSER_MANUAL: url={url}")
 
-    def _supervise(self) -> None:
+    def _supervise(self, server: uvicorn.Server, boards: BoardStates) -> None:
         """Runs beside uvicorn: announce once started, then enforce the timeout and exit-on-submit."""
-        while not self._server.started and not self._server.should_exit and not self._failed:
+        while not server.started and not server.should_exit and not self._failed:
             time.sleep(0.02)
-        if self._server.should_exit or self._failed:
+        if server.should_exit or self._failed:
             return
         self._announce(self._bound_port())
         if self.options.watch:
             from pinup.serve.watch import Watcher
 
-            self._watcher = Watcher(self.ws, self._boards, self._err)
+            self._watcher = Watcher(self.ws, boards, self._err)
             self._watcher.start()
         self._restart_timeout()
-        while not self._server.should_exit:
+        while not server.should_exit:
             if self._stopping:
                 time.sleep(0.3)  # let the acknowledged response reach the browser first
                 self.stop(EXIT_OK)
@@ -261,8 +268,7 @@ class ServeSession:
             wait = 0.5 if deadline is None else max(0.05, min(0.5, deadline - time.monotonic()))
             self._wake.wait(wait)
             self._wake.clear()
-        if self._boards is not None:  # a signal stopped uvicorn: end SSE streams so it exits promptly
-            self._boards.close()
+        boards.close()  # a signal stopped uvicorn: end SSE streams so it exits promptly
 
     def stop(self, code: int) -> None:
         self.exit_code = code
@@ -281,7 +287,7 @@ class ServeSession:
         if threading.current_thread() is not threading.main_thread():
             return {}
 
-        def handler(signum: int, frame: Any) -> None:
+        def handler(signum: int, _frame: Any) -> None:
             raise _Stopped(signum)
 
         return {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
@@ -299,7 +305,10 @@ class ServeSession:
         moved = archive_stale(self.ws.out, self.ws.src / ".pinup" / "archive")
         for path in moved:
             self._err(f"SERVE_ARCHIVED: {path}")
-        app = self.make_app()
+        from pinup_feedback.state import BoardStates
+
+        boards = BoardStates()
+        app = self.make_app(boards)
         from pinup.serve.ports import choose_port
 
         choice = choose_port(self.options.host, self.options.port, recorded_port(self.ws.src))
@@ -322,8 +331,8 @@ class ServeSession:
             # nothing sits in front of a local server: X-Forwarded-For from a local client is not trusted
             proxy_headers=False,
         )
-        self._server = uvicorn.Server(config)
-        supervisor = threading.Thread(target=self._supervise, name="pinup-serve", daemon=True)
+        self._server = server = uvicorn.Server(config)
+        supervisor = threading.Thread(target=self._supervise, args=(server, boards), name="pinup-serve", daemon=True)
         supervisor.start()
         self._writer.start()
         previous = self._install_signals()
@@ -331,7 +340,7 @@ class ServeSession:
 
         freeze_startup_heap()
         try:
-            self._server.run()
+            server.run()
         except _Stopped as stopped:
             self.exit_code = 128 + stopped.signum
         except SystemExit:  # uvicorn could not bind (it logged why)

@@ -22,10 +22,13 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pinup.boards.built import built_boards
 from pinup.serve.workspace import Workspace, build
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pinup_feedback.state import BoardStates
 
 IGNORED_NAMES = {"__pycache__", "node_modules"}
 IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".tmp", ".part")
@@ -84,13 +87,12 @@ class Watcher:
 
     #: `step_ms`: how long a burst must be quiet to end. An editor's save (write, rename) takes far less;
     #: 100 ms, the value before, added about 70 ms to every live reload (bench/serve_reload.py)
-    def __init__(self, ws: Workspace, boards: Any, say: Callable[[str], None], *, step_ms: int = 50) -> None:
+    def __init__(self, ws: Workspace, boards: BoardStates, say: Callable[[str], None], *, step_ms: int = 50) -> None:
         self.ws = ws
         self.boards = boards
         self.say = say
         self.step_ms = step_ms
         self.stop_event = threading.Event()
-        self.rebuilds = 0
         self.thread = threading.Thread(target=self.run, name="pinup-watch", daemon=True)
 
     def start(self) -> None:
@@ -159,14 +161,13 @@ class Watcher:
         started = time.perf_counter()
         before = built_boards(self.ws.out)
         try:
-            result: Any = build(self.ws)
+            result = build(self.ws)
         except BuildError as exc:
             self._failed(str(exc))
             return
         except Exception as exc:  # noqa: BLE001 - any build bug is reported, the last good site stays
             self._failed(f"{type(exc).__name__}: {exc}")
             return
-        self.rebuilds += 1
         pages = [p for p in result.changed if p.endswith(".html")]
         self.say(
             f"SERVE_REBUILT: {len(result.changed)} files changed ({changes} paths edited) "

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pinup.workspace import BUILD_MANIFEST, Workspace, resolve
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pinup.build import BuildResult
 
 __all__ = ["Workspace", "board_slugs", "build", "needs_build", "resolve"]
 
@@ -38,7 +42,7 @@ def needs_build(ws: Workspace) -> bool:
     return _newest_source(ws.src) > manifest.stat().st_mtime or bool(build_info(ws.out).get("apiUrl"))
 
 
-def build(ws: Workspace) -> object:
+def build(ws: Workspace) -> BuildResult:
     """Build the workspace's site for local review (no --api-url); returns the BuildResult."""
     from pinup import outwatch
     from pinup.build import BuildOptions, build_all
