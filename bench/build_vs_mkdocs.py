@@ -70,7 +70,7 @@ import pinup.cli, pinup.cli.buildrun, pinup.gallery, pinup.build
 from pinup.designmd.lint import lint_path
 from pinup.docsite.markdown import MarkdownCache
 for brand in pinup.gallery.list_brands():
-    design = lint_path(brand.path, extended=True, light=True).design
+    design = lint_path(brand.path, extended=True).design
     cache = MarkdownCache()
     for text in [design.preamble, *(s.body for s in design.sections)]:
         cache.tokens(text)
@@ -87,7 +87,7 @@ from pathlib import Path
 import jinja2
 import pinup.cli, pinup.cli.buildrun, pinup.gallery, pinup.docsite.pages
 from pinup.build import lint_design
-lint_design(Path(sys.argv[1]), light=True)
+lint_design(Path(sys.argv[1]))
 """
 
 #: the same rebuild inside one process, as `pinup serve` does it: the code is loaded by a
