@@ -240,3 +240,17 @@ def test_the_board_page_contract_is_the_schema_s_and_survives_without_a_source_f
         assert limits._cached_contract() == expected  # asked of the module itself
     finally:
         sys.modules["pinup_feedback.schema"] = schema
+
+
+def test_the_board_spec_s_json_schema_comes_from_its_classes() -> None:
+    """What `board.yaml` may hold, described by pydantic from the dataclasses that validate it."""
+    from pydantic import TypeAdapter
+
+    from pinup.boards.spec import CheckedBoardSpec
+
+    schema = TypeAdapter(CheckedBoardSpec).json_schema()
+    assert schema["required"] == ["title", "variants"]
+    assert schema["properties"]["variants"]["minItems"] == 1
+    variant = schema["$defs"]["VariantSpec"]
+    assert variant["required"] == ["id", "file"]
+    assert variant["properties"]["file"]["description"] == "Relative to the board folder."

@@ -59,3 +59,12 @@ def test_constructed_report_equals_the_validated_one(path: Path) -> None:
 
 def test_files_cover_brands_and_the_corpus() -> None:
     assert len(FILES) > 60
+
+
+def test_the_model_s_json_schema_carries_each_field_s_docstring() -> None:
+    """pydantic describes the model from the classes themselves: a field's docstring is its description."""
+    schema = TypeAdapter(LintReport).json_schema()
+    color = schema["$defs"]["Color"]
+    assert color["required"] == ["hex", "r", "g", "b", "luminance"]
+    assert color["properties"]["luminance"]["description"] == "WCAG 2.0 relative luminance from the 8-bit channels."
+    assert schema["$defs"]["Finding"]["properties"]["severity"]["enum"] == ["error", "warning", "info"]

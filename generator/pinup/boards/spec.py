@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field
 
 from pinup.designmd.memo import remember
 
@@ -85,11 +85,15 @@ def _file_shape(value: str) -> str:
 VariantId = Annotated[str, BeforeValidator(_id_shape)]
 VariantFile = Annotated[str, AfterValidator(_file_shape)]
 RoundNumber = Annotated[int, Field(ge=1)]
+#: what pydantic is told of these classes: unknown keys are ignored, a field's docstring is its description
+SPEC_CONFIG = ConfigDict(extra="ignore", use_attribute_docstrings=True)
 
 
 @dataclass(slots=True, kw_only=True)
 class VariantSpec:
     """One design variant on a board."""
+
+    __pydantic_config__ = SPEC_CONFIG
 
     id: VariantId
     """[A-Za-z0-9_-]{1,32}, unique on the board."""
@@ -123,6 +127,8 @@ def duplicate_index(variants: list[VariantSpec]) -> int | None:
 class RoundSpec:
     """An earlier round kept in `history` (written by `pinup generate`)."""
 
+    __pydantic_config__ = SPEC_CONFIG
+
     round: RoundNumber
     variants: list[VariantSpec] = field(default_factory=list)
 
@@ -130,6 +136,8 @@ class RoundSpec:
 @dataclass(slots=True, kw_only=True)
 class BoardSpec:
     """The whole board.yaml."""
+
+    __pydantic_config__ = SPEC_CONFIG
 
     title: Annotated[str, Field(min_length=1)]
     brief: str = ""

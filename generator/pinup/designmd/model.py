@@ -11,15 +11,22 @@ Fields are keyword-only, so a field with a default (`type`) may come first.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pinup.designmd.jsnum import js_number
 from pinup.designmd.report import reference_finding
+
+#: how pydantic reads these classes when it describes or serialises them (`TypeAdapter`, a JSON
+#: Schema): the docstring under a field is its description. Read only by pydantic, which this
+#: module never imports.
+PYDANTIC_CONFIG: Final = {"use_attribute_docstrings": True}
 
 
 @dataclass(slots=True, kw_only=True)
 class Color:
     """A colour converted to 8-bit sRGB, as the reference computes it."""
+
+    __pydantic_config__ = PYDANTIC_CONFIG
 
     type: Literal["color"] = "color"
     hex: str
@@ -39,6 +46,8 @@ class Color:
 class Dimension:
     """A number with a CSS unit; unit '' is a unitless lineHeight."""
 
+    __pydantic_config__ = PYDANTIC_CONFIG
+
     type: Literal["dimension"] = "dimension"
     value: float
     unit: str
@@ -53,6 +62,8 @@ class Dimension:
 @dataclass(slots=True, kw_only=True)
 class Typography:
     """One typography level; only properties that were valid are set."""
+
+    __pydantic_config__ = PYDANTIC_CONFIG
 
     type: Literal["typography"] = "typography"
     fontFamily: str | None = None
@@ -74,6 +85,8 @@ TokenValue = Color | Dimension | Typography
 class Component:
     """A component and its sub-tokens."""
 
+    __pydantic_config__ = PYDANTIC_CONFIG
+
     properties: dict[str, Any] = field(default_factory=dict)
     """Resolved values: `Color`, `Dimension`, `Typography`, or raw scalars/strings/maps as the reference keeps them."""
     raw: dict[str, Any] = field(default_factory=dict)
@@ -84,6 +97,8 @@ class Component:
 @dataclass(slots=True, kw_only=True)
 class Section:
     """A `##` section of the prose."""
+
+    __pydantic_config__ = PYDANTIC_CONFIG
 
     heading: str
     """The heading text as the reference extracts it."""
@@ -99,6 +114,8 @@ class Section:
 class Omission:
     """A section left out on purpose (`omitted`), so the linter does not report it missing."""
 
+    __pydantic_config__ = PYDANTIC_CONFIG
+
     section: str
     reason: str | None = None
 
@@ -110,6 +127,8 @@ class DesignSystem:
     Maps keep the reference's order (JS object key order, then resolved
     references appended), which exports and findings depend on.
     """
+
+    __pydantic_config__ = PYDANTIC_CONFIG
 
     name: str | None = None
     description: str | None = None
@@ -154,6 +173,8 @@ class DesignSystem:
 class Finding:
     """One lint finding, serialised exactly like the reference's."""
 
+    __pydantic_config__ = PYDANTIC_CONFIG
+
     severity: Severity
     path: str | None = None
     message: str
@@ -168,6 +189,10 @@ class Finding:
 
 @dataclass(slots=True, kw_only=True)
 class Summary:
+    """How many findings of each severity."""
+
+    __pydantic_config__ = PYDANTIC_CONFIG
+
     errors: int = 0
     warnings: int = 0
     infos: int = 0
@@ -176,6 +201,8 @@ class Summary:
 @dataclass(slots=True, kw_only=True)
 class LintReport:
     """The result of linting one document: its model, findings and summary."""
+
+    __pydantic_config__ = PYDANTIC_CONFIG
 
     design: DesignSystem
     findings: list[Finding]
