@@ -59,8 +59,8 @@ ROOT = Path(__file__).resolve().parent.parent
 STAMP = Path(__file__).resolve().parent / ".build-vs-mkdocs-cleaned"
 
 #: the part of a pinup build with its caches off that no page code can remove: start-up and
-#: the imports the build needs (Jinja2, markdown-it-py; the gallery lints into the light model, no
-#: pydantic; its plain command line, no click), linting every DESIGN.md and parsing its prose once.
+#: the imports the build needs (Jinja2, markdown-it-py; its plain command line,
+#: no click), linting every DESIGN.md and parsing its prose once.
 #: It bounds the ratio of a build that cannot reuse earlier work (a warm build loads cached page
 #: models instead).
 FLOOR = """
@@ -78,7 +78,7 @@ for brand in pinup.gallery.list_brands():
 
 #: what a whole-process rebuild after one edit cannot avoid: start-up, the CLI (its plain command
 #: line: no click) and the imports that linting, modelling and rendering the one changed DESIGN.md
-#: need (the YAML parser, Jinja2; its light model, as the gallery lints it; not the Markdown parser,
+#: need (the YAML parser, Jinja2, the model; not the Markdown parser,
 #: as its prose comes from `pinup.docsite.prosememo`), and linting it; no page models, no pages
 REBUILD_FLOOR = """
 import gc; gc.disable()  # as `pinup gallery` runs (pinup.cli.main: one-shot commands)

@@ -337,7 +337,6 @@ def _build_all(options: BuildOptions, progress: Progress | None) -> BuildResult:
         raise BuildError(f"workspace not found: {src}")
     workspace = src.parent if src.is_file() else src
     design_bytes = read_design(design_path(src))
-    # read only (pages, boards, the summary): the light report, so a build without boards never loads pydantic
     report = lint_design(design_path(src), design_bytes)
     from pinup.docsite.fonts import add_findings, fonts_fingerprint, plan_fonts
 
