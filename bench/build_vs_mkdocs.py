@@ -59,8 +59,8 @@ ROOT = Path(__file__).resolve().parent.parent
 STAMP = Path(__file__).resolve().parent / ".build-vs-mkdocs-cleaned"
 
 #: the part of a pinup build with its caches off that no page code can remove: start-up and
-#: the imports the build needs (Jinja2, markdown-it-py; the gallery lints into the light model, no
-#: pydantic; the click command), linting every DESIGN.md and parsing its prose once.
+#: the imports the build needs (Jinja2, markdown-it-py; the click command), linting every DESIGN.md and
+#: parsing its prose once.
 #: It bounds the ratio of a build that cannot reuse earlier work (a warm build loads cached page
 #: models instead).
 FLOOR = """
@@ -70,14 +70,14 @@ import pinup.cli, pinup.cli.group, pinup.cli.build, pinup.gallery, pinup.build
 from pinup.designmd.lint import lint_path
 from pinup.docsite.markdown import MarkdownCache
 for brand in pinup.gallery.list_brands():
-    design = lint_path(brand.path, extended=True, light=True).design
+    design = lint_path(brand.path, extended=True).design
     cache = MarkdownCache()
     for text in [design.preamble, *(s.body for s in design.sections)]:
         cache.tokens(text)
 """
 
-#: what a whole-process rebuild after one edit cannot avoid: start-up, the CLI (click) and the imports that linting, modelling and rendering the one changed DESIGN.md
-#: need (the YAML parser, Jinja2; its light model, as the gallery lints it; not the Markdown parser,
+#: what a whole-process rebuild after one edit cannot avoid: start-up, the CLI (click) and the imports that
+#: linting, modelling and rendering the one changed DESIGN.md need (the YAML parser, Jinja2, the model; not the Markdown parser,
 #: as its prose comes from `pinup.docsite.prosememo`), and linting it; no page models, no pages
 REBUILD_FLOOR = """
 import gc; gc.disable()  # as `pinup gallery` runs (pinup.cli.main: one-shot commands)
@@ -86,7 +86,7 @@ from pathlib import Path
 import jinja2
 import pinup.cli, pinup.cli.group, pinup.cli.build, pinup.gallery, pinup.docsite.pages
 from pinup.build import lint_design
-lint_design(Path(sys.argv[1]), light=True)
+lint_design(Path(sys.argv[1]))
 """
 
 #: the same rebuild inside one process, as `pinup serve` does it: the code is loaded by a

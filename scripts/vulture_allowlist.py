@@ -47,6 +47,7 @@ _.maxSchemaVersion
 _.v2Fields
 
 # pydantic fields: validated and serialised by pydantic, never read by name
+_.model_config  # pydantic reads each model's settings from it
 _.website
 _.unresolved_refs
 

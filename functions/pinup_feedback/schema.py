@@ -279,6 +279,12 @@ class Tweakable(BaseModel):
     unit: str | None = None
     options: list[Any] | None = None
 
+    @property
+    def number(self) -> float | None:
+        """The number of a dimension's value (`12` of `12px`), where a range control starts; else None."""
+        match = _DIMENSION.match(self.value) if isinstance(self.value, str) else None
+        return float(match.group(1)) if match else None
+
 
 class Manifest(BaseModel):
     """A built board's manifest: the variant ids, round and tweakable tokens the endpoint checks against."""

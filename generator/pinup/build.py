@@ -20,11 +20,10 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
-
-from pinup.records import Record, field
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import LintReport
@@ -40,7 +39,8 @@ class BuildError(Exception):
     """A build that cannot start or finish (missing workspace, unwritable output)."""
 
 
-class BuildOptions(Record):
+@dataclass(slots=True)
+class BuildOptions:
     """What `pinup build` was asked to do (shared with the boards and hosted builders)."""
 
     src: Path = Path("site_src")
@@ -67,7 +67,8 @@ class BuildOptions(Record):
             self.results = True
 
 
-class BuildResult(Record):
+@dataclass(slots=True)
+class BuildResult:
     """What a build produced; `ok` is False only when --strict and the DESIGN.md has errors or warnings."""
 
     report: LintReport
@@ -111,19 +112,18 @@ def read_design(path: Path) -> bytes:
         raise BuildError(f"cannot read {path}: {exc}") from exc
 
 
-def lint_design(path: Path, data: bytes | None = None, *, light: bool = False) -> LintReport:
+def lint_design(path: Path, data: bytes | None = None) -> LintReport:
     """Lint the DESIGN.md (`data`: its bytes, when the caller already read them, e.g. to hash them).
 
     Linting the bytes that were hashed means a cache entry always matches its key, even
-    when the file changes during the build. `light`: a report without pydantic for a caller
-    that only reads it (see `pinup.designmd.light`).
+    when the file changes during the build.
     """
     from pinup.designmd.lint import lint_text
 
     if data is None:
         data = read_design(path)
     # the site lists pinup's findings too
-    return lint_text(data.decode("utf-8", errors="replace"), extended=True, light=light)
+    return lint_text(data.decode("utf-8", errors="replace"), extended=True)
 
 
 PACKAGE = Path(__file__).resolve().parent
@@ -317,8 +317,7 @@ def _build_all(options: BuildOptions, progress: Progress | None) -> BuildResult:
         raise BuildError(f"workspace not found: {src}")
     workspace = src.parent if src.is_file() else src
     design_bytes = read_design(design_path(src))
-    # read only (pages, boards, the summary): the light report, so a build without boards never loads pydantic
-    report = lint_design(design_path(src), design_bytes, light=True)
+    report = lint_design(design_path(src), design_bytes)
     from pinup.docsite.fonts import add_findings, fonts_fingerprint, plan_fonts
 
     font_plan = add_findings(report, plan_fonts(workspace, report.design))

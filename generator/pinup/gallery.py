@@ -9,17 +9,17 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from pinup.records import Record, field
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.docsite.models import SiteModel
     from pinup.output import FileSink, FolderSink
 
 
-class Brand(Record):
+@dataclass(slots=True)
+class Brand:
     """One bundled brand: its slug, name, category and the folder of its DESIGN.md."""
 
     slug: str
@@ -28,7 +28,8 @@ class Brand(Record):
     path: Path
 
 
-class GalleryResult(Record):
+@dataclass(slots=True)
+class GalleryResult:
     """What a gallery build did: the brands built, the files written and kept, and lint errors per brand."""
 
     brands: list[Brand] = field(default_factory=list)
@@ -105,7 +106,7 @@ def _brand_model(brand: Brand, data: bytes, fonts: str) -> tuple[SiteModel, dict
     from pinup.build import lint_design
     from pinup.docsite.pages import build_site_model
 
-    report = lint_design(brand.path, data, light=True)  # read only: no pydantic (pinup.designmd.light)
+    report = lint_design(brand.path, data)
     site = build_site_model(report, fonts=fonts)
     design = report.design
     card: dict[str, object] = {

@@ -186,8 +186,8 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
         allow_html = bool(self.config.allow_html)
 
         def make() -> SiteModel:
-            # the lint page lists extended findings too; the pages only read the report: no pydantic
-            return build_site_model(lint_design(design_path, data, light=True), allow_html=allow_html)
+            # the lint page lists extended findings too
+            return build_site_model(lint_design(design_path, data), allow_html=allow_html)
 
         return cached(data, f"mkdocs|{allow_html}", make, design_path)
 

@@ -10,13 +10,13 @@ comes from `*-dark` tokens when the DESIGN.md has them and is derived otherwise.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 from urllib.parse import quote_plus
 
 from pinup.designmd.colors import rgb_contrast as contrast
 from pinup.designmd.colors import rgb_luminance as luminance
-from pinup.records import Record, field
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import Color, DesignSystem, Typography
@@ -226,7 +226,8 @@ def _pick(role: str, names: dict[str, RGB]) -> str | None:
     return None
 
 
-class Palette(Record):
+@dataclass(slots=True)
+class Palette:
     """The chrome colours of one mode; every text pairing here is readable."""
 
     bg: RGB
@@ -254,7 +255,8 @@ class Palette(Record):
         }
 
 
-class Theme(Record):
+@dataclass(slots=True)
+class Theme:
     """Everything `theme_css` decides, kept so pages can explain it (e.g. the fallback note)."""
 
     light: Palette

@@ -1,67 +1,21 @@
-"""Design-token tweaks: which tokens a board offers, how a tweak is checked, and how it patches DESIGN.md.
+"""Design-token tweaks: which tokens a board offers, and how a tweak patches DESIGN.md.
 
 A board offers at most eight key tokens (primary colour, surface, text, accent, radius, base
 font size, spacing unit, heading font) as typed controls. Reviewers' chosen values come back in
 the feedback as `tweaks` {"colors.primary": "#1a73e8", ...}; `pinup tweaks apply` writes them
 into a copy of DESIGN.md by editing only the value's characters on its line, so the file's
-comments, quoting and layout stay exactly as the author wrote them.
+comments, quoting and layout stay exactly as the author wrote them. A control is the feedback
+app's `Tweakable` (the manifest entry the endpoint checks tweaks against, with its
+`tweak_problem`), so the board offers exactly what the endpoint accepts.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any, Literal
+from typing import Any
 
-from pinup.plain import REQUIRED, Plain
+from pinup_feedback.schema import Tweakable
 
 MAX_TWEAKABLES = 8
-DIMENSION = re.compile(r"^(-?\d+(?:\.\d+)?)(px|rem|em)$")
-
-Kind = Literal["color", "dimension", "number", "choice"]
-
-
-class Tweakable(Plain):
-    """One control of the Tweak panel; the manifest keeps the contract keys, the page also uses `number`.
-
-    A plain class (`pinup.plain`): `tweakables` makes them from checked values, and a build that
-    offers tweaks need not import pydantic for them.
-    """
-
-    FIELDS = (
-        ("token", REQUIRED),
-        ("kind", REQUIRED),
-        ("label", REQUIRED),
-        ("value", REQUIRED),
-        ("min", None),
-        ("max", None),
-        ("step", None),
-        ("unit", None),
-        ("options", None),
-    )
-    __slots__ = tuple(name for name, _ in FIELDS)
-    token: str
-    kind: Kind
-    label: str
-    value: str
-    min: float | None
-    max: float | None
-    step: float | None
-    unit: str | None
-    options: list[str] | None
-
-    @property
-    def number(self) -> float | None:
-        match = DIMENSION.match(self.value)
-        return float(match.group(1)) if match else None
-
-    def manifest(self) -> dict[str, Any]:
-        """The fields that are set, in declaration order (what `model_dump(exclude_none=True)` gave)."""
-        manifest: dict[str, Any] = {}
-        for name, _ in self.FIELDS:
-            value = getattr(self, name)
-            if value is not None:
-                manifest[name] = list(value) if isinstance(value, list) else value
-        return manifest
 
 
 def _first(names: list[str], available: dict[str, Any]) -> str | None:

@@ -13,10 +13,10 @@ Its site lives in the output folder `pinup serve` last served (recorded in
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pinup.records import Record
 from pinup_feedback.atomicfile import replace_file
 
 DESIGN_FILE = "DESIGN.md"
@@ -36,7 +36,8 @@ class WorkspaceNotFound(FileNotFoundError):
     """No workspace where one was expected; the message says what to do."""
 
 
-class Workspace(Record, frozen=True):
+@dataclass(frozen=True, slots=True)
+class Workspace:
     """A workspace (DESIGN.md + boards), its built site, and its feedback store."""
 
     src: Path

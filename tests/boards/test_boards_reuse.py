@@ -222,7 +222,7 @@ import json, sys
 from pathlib import Path
 from pinup.build import BuildOptions, build_all
 result = build_all(BuildOptions(src=Path(sys.argv[1]), out=Path(sys.argv[2])))
-unneeded = ("dataclasses", "shutil", "pydantic", "markdown_it", "markupsafe")  # records, no clean, light model
+unneeded = ("shutil", "markdown_it", "markupsafe")  # no clean, no prose parsed, no template rendered
 print(json.dumps({
     "written": result.written, "jinja2": "jinja2" in sys.modules, "also": [m for m in unneeded if m in sys.modules]
 }))

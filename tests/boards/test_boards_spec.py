@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import os
 import sys
 from pathlib import Path
 
 import pytest
 
-from pinup.boards.spec import BoardError, load_board, parse_board_yaml
+from pinup.boards.spec import BoardError, RoundSpec, VariantSpec, load_board, parse_board_yaml
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "site_src" / "boards"
 
@@ -155,7 +157,7 @@ def test_a_text_parsed_before_is_not_read_again_and_each_caller_gets_its_own_spe
     assert len(calls) == 1
     assert first == second and first is not second
     first.variants[0].label = "changed by a caller"
-    first.variants.append(first.variants[0].model_copy())
+    first.variants.append(dataclasses.replace(first.variants[0]))
     third = parse_board_yaml(path, GOOD)
     assert third.variants[0].label == "First" and len(third.variants) == 2  # the cached spec is untouched
     changed = parse_board_yaml(path, GOOD.replace("Which one?", "Which two?"))
@@ -196,59 +198,25 @@ def test_a_bad_text_fails_with_its_line_every_time(tmp_path: Path) -> None:
         assert failure.value.line == 8 and "file type .exe is not supported" in str(failure.value)
 
 
-def _plain_dict(value: object) -> object:
-    """A plain spec (or a list of them) as the dict pydantic's `model_dump` gives."""
-    if isinstance(value, list):
-        return [_plain_dict(item) for item in value]
-    state = getattr(value, "__getstate__", None)
-    if state is not None and hasattr(value, "FIELDS"):
-        return {name: _plain_dict(item) for name, item in state().items()}
-    return value
-
-
-def test_the_plain_spec_classes_have_the_validation_models_fields() -> None:
-    """What builds keep (`pinup.boards.spec`) mirrors what validates (`pinup.boards.validate`):
-    the same fields, in the same order, with the same defaults."""
-    from pinup.boards import spec, validate
-
-    pairs = [
-        (spec.VariantSpec, validate.VariantSpec),
-        (spec.RoundSpec, validate.RoundSpec),
-        (spec.BoardSpec, validate.BoardSpec),
-    ]
-    for plain, model in pairs:
-        assert [name for name, _ in plain.FIELDS] == list(model.model_fields)
-        for name, default in plain.FIELDS:
-            field = model.model_fields[name]
-            if field.is_required():
-                assert default is None, (plain.__name__, name)
-            elif field.default_factory is not None:
-                assert default is field.default_factory, (plain.__name__, name)
-            else:
-                assert default == field.default, (plain.__name__, name)
-
-
-def test_a_parsed_spec_holds_exactly_what_the_model_validated(tmp_path: Path) -> None:
-    from ruamel.yaml import YAML
-
-    from pinup.boards.validate import BoardSpec as BoardModel
-
-    texts = [
-        GOOD,
-        GOOD.replace(
-            "variants:",
-            "round: 3\ndevice: tablet\nhistory:\n  - round: 1\n    variants:\n"
-            "      - id: 7\n        file: old.html\nvariants:",
-        ),
-    ]
-    texts += [(folder / "board.yaml").read_text("utf-8") for folder in sorted(EXAMPLE.iterdir())]
-    for text in texts:
-        spec = parse_board_yaml(tmp_path / "board.yaml", text)
-        model = BoardModel.model_validate(YAML(typ="safe", pure=True).load(text))
-        assert _plain_dict(spec) == model.model_dump()
-    copied = spec.model_copy(deep=True)
+def test_a_parsed_spec_holds_the_validated_values_and_its_defaults(tmp_path: Path) -> None:
+    """Numbers YAML read as ints become variant ids, unknown keys are ignored, defaults are filled."""
+    text = GOOD.replace(
+        "variants:",
+        "round: 3\ndevice: tablet\nnotes: kept out\nhistory:\n  - round: 1\n    variants:\n"
+        "      - id: 7\n        file: old.html\nvariants:",
+    )
+    spec = parse_board_yaml(tmp_path / "board.yaml", text)
+    assert (spec.round, spec.device, spec.history) == (
+        3,
+        "tablet",
+        [RoundSpec(round=1, variants=[VariantSpec(id="7", file="old.html")])],
+    )
+    assert not hasattr(spec, "notes") and spec.variants[0].device is None and spec.history[0].variants[0].label == ""
+    for folder in sorted(EXAMPLE.iterdir()):
+        assert parse_board_yaml(folder / "board.yaml").variants
+    copied = copy.deepcopy(spec)
     assert copied == spec and copied.variants[0] is not spec.variants[0]
-    shallow = spec.variants[0].model_copy()
+    shallow = dataclasses.replace(spec.variants[0])
     assert shallow == spec.variants[0] and shallow is not spec.variants[0]
 
 
@@ -272,3 +240,17 @@ def test_the_board_page_contract_is_the_schema_s_and_survives_without_a_source_f
         assert limits._cached_contract() == expected  # asked of the module itself
     finally:
         sys.modules["pinup_feedback.schema"] = schema
+
+
+def test_the_board_spec_s_json_schema_comes_from_its_classes() -> None:
+    """What `board.yaml` may hold, described by pydantic from the dataclasses that validate it."""
+    from pydantic import TypeAdapter
+
+    from pinup.boards.spec import CheckedBoardSpec
+
+    schema = TypeAdapter(CheckedBoardSpec).json_schema()
+    assert schema["required"] == ["title", "variants"]
+    assert schema["properties"]["variants"]["minItems"] == 1
+    variant = schema["$defs"]["VariantSpec"]
+    assert variant["required"] == ["id", "file"]
+    assert variant["properties"]["file"]["description"] == "Relative to the board folder."

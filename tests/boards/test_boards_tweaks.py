@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from pinup.cli import cli
 from pinup.designmd.lint import lint_path
 from pinup.tweaks import TweakError, apply_tweaks, tweakables
+from pinup_feedback.schema import tweak_problem
 from pinup_feedback.store.file import FileStore
 
 DESIGN = """---
@@ -50,7 +51,7 @@ def test_tweakables_pick_at_most_eight_key_tokens(tmp_path: Path) -> None:
         "spacing.md",
         "typography.headline-lg.fontFamily",
     ]
-    assert items[3].manifest() == {
+    assert items[3].model_dump(exclude_none=True) == {
         "token": "rounded.md",
         "kind": "dimension",
         "label": "Corner radius",
@@ -61,7 +62,24 @@ def test_tweakables_pick_at_most_eight_key_tokens(tmp_path: Path) -> None:
         "unit": "px",
     }
     assert items[-1].kind == "choice" and items[-1].options == ["Public Sans, sans-serif", "Literata, serif"]
+    assert tweak_problem("#1a73e8", items[0]) is None and tweak_problem("blue", items[0])
+    assert tweak_problem("12px", items[3]) is None and tweak_problem("12em", items[3])
     assert tweakables(None) == []
+
+
+def test_a_value_outside_a_control_s_range_is_refused_as_the_endpoint_refuses_it(tmp_path: Path) -> None:
+    """The board's controls are the endpoint's `Tweakable`s and are checked by its one validator:
+    a radius beyond the slider's maximum (pinup's own check used to accept any length in the unit)
+    and a choice the board did not offer are refused, with the messages a reviewer sees."""
+    (tmp_path / "DESIGN.md").write_text(DESIGN)
+    items = {t.token: t for t in tweakables(lint_path(tmp_path / "DESIGN.md").design)}
+    radius = items["rounded.md"]
+    assert tweak_problem("32px", radius) is None
+    assert tweak_problem("40px", radius) == "must be at most 32"
+    assert tweak_problem("-1px", radius) == "must be at least 0"
+    font = items["typography.headline-lg.fontFamily"]
+    assert tweak_problem("Literata, serif", font) is None
+    assert tweak_problem("Comic Sans", font) == "must be one of: Public Sans, sans-serif, Literata, serif"
 
 
 def test_apply_changes_only_the_values() -> None:

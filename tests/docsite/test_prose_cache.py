@@ -176,7 +176,7 @@ import sys
 from pathlib import Path
 from pinup.gallery import build_gallery
 build_gallery(Path(sys.argv[1]))
-print(sorted(name for name in ("dataclasses", "difflib", "pydantic") if name in sys.modules))
+print(sorted(name for name in ("difflib", "pydantic") if name in sys.modules))
 print("markdown_it" in sys.modules)
 """
 
@@ -209,6 +209,6 @@ def test_a_gallery_rebuild_after_a_token_edit_parses_no_prose(tmp_path: Path, ca
     digit = "0" if found.group(1) != "0" else "1"
     design.write_text(text[: found.start(1)] + digit + text[found.end(1) :], "utf-8")
     assert not gallery("out")
-    assert unneeded[-1] == "[]"  # records, not dataclasses (`pinup.records`); the light model, no pydantic
+    assert unneeded[-1] == "[]"  # no diff to show, no validation: the model is read, not checked
     gallery("reference", PINUP_NO_CACHE="1")
     assert tree(tmp_path / "out") == tree(tmp_path / "reference")

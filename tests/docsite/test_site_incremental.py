@@ -246,7 +246,7 @@ def test_packaged_banner_reads_only_the_problem_fields_in_page_keys() -> None:
     read = set(re.findall(r"\bpb\.(\w+)", banner))
     assert read == {"alert", *BANNER}  # `alert` is made of the others:
     for field in BANNER:
-        assert Problems(**{field: Problems().__dict__[field] or 1}).alert is (field != "yaml_line")
+        assert Problems(**{field: getattr(Problems(), field) or 1}).alert is (field != "yaml_line")
 
 
 def test_a_new_warning_nothing_else_shows_keeps_the_other_pages(

@@ -160,6 +160,7 @@ def render_board(
     secret = os.environ.get(SECRET_ENV) or ""
     token = board_token(secret, board.slug) if api_url and secret else None
     tweaks = tweakables(design)
+    controls = [t.model_dump(exclude_none=True) for t in tweaks]  # as the manifest and the page script hold them
     limits, max_schema, v2 = page_contract()
     config = BoardConfig(
         board=board.slug,
@@ -171,7 +172,7 @@ def render_board(
         maxSchemaVersion=max_schema,
         v2Fields=v2,
         limits=limits,
-        tweakables=[t.manifest() for t in tweaks],
+        tweakables=controls,
         kinds={v.id: v.kind for v in board.spec.variants},
         build=BUILD_PLACEHOLDER,
         rounds=[r.manifest() for r in history],
@@ -196,7 +197,7 @@ def render_board(
         print_css=_static("print.css"),
     )
     html = _env(options).get_template("board.html.j2").render(page=page, config=config.to_json_dict())
-    manifest = {**board.spec.manifest(board.slug), "tweakables": [t.manifest() for t in tweaks]}
+    manifest = {**board.spec.manifest(board.slug), "tweakables": controls}
     manifest["build"] = build = build_id(html, copies, manifest)
     return html.replace(BUILD_PLACEHOLDER, build), copies, manifest
 

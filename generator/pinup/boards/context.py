@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass, field
 from typing import Any
-
-from pinup.records import Record, as_dict, field
 
 DEVICE_WIDTHS: dict[str, int] = {"phone": 375, "tablet": 768, "desktop": 1440}
 
 
-class VariantView(Record, frozen=True):
+@dataclass(frozen=True, slots=True)
+class VariantView:
     """One variant as the page shows it."""
 
     id: str
@@ -26,7 +26,8 @@ class VariantView(Record, frozen=True):
         return f"Variant {self.id}: {self.label}" if self.label else f"Variant {self.id}"
 
 
-class RoundView(Record, frozen=True):
+@dataclass(frozen=True, slots=True)
+class RoundView:
     """An earlier round as the board's round history shows it: read-only, its variants side by side."""
 
     round: int
@@ -43,7 +44,8 @@ class RoundView(Record, frozen=True):
         }
 
 
-class BoardConfig(Record, frozen=True):
+@dataclass(frozen=True, slots=True)
+class BoardConfig:
     """The JSON the page script reads from #board-config."""
 
     board: str
@@ -72,10 +74,11 @@ class BoardConfig(Record, frozen=True):
     current: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json_dict(self) -> dict[str, Any]:
-        return as_dict(self)
+        return asdict(self)
 
 
-class BoardPage(Record, frozen=True):
+@dataclass(frozen=True, slots=True)
+class BoardPage:
     """Everything the board page template renders."""
 
     slug: str
@@ -98,7 +101,8 @@ class BoardPage(Record, frozen=True):
     print_css: str = ""  # static/board/print.css, inlined with media="print"
 
 
-class BoardSummary(Record, frozen=True):
+@dataclass(frozen=True, slots=True)
+class BoardSummary:
     """One row of the boards index."""
 
     slug: str
@@ -109,7 +113,8 @@ class BoardSummary(Record, frozen=True):
     kinds: str
 
 
-class BoardsIndexPage(Record, frozen=True):
+@dataclass(frozen=True, slots=True)
+class BoardsIndexPage:
     """The boards index: a card per board, in the brand's theme."""
 
     boards: list[BoardSummary]

@@ -1,22 +1,26 @@
-"""board.yaml: a review board's source as plain classes, and its loader.
+"""board.yaml: a review board's source as slotted dataclasses, its schema, and its loader.
 
 The loader reads YAML with ruamel's safe loader (no object construction), validates it against
-the pydantic models of `pinup.boards.validate` (imported only then), turns every validation
-problem into one message naming the file and line, and checks that each variant file resolves
-(by realpath) inside the board folder, so a board can never pull `../../etc/passwd` into a built
-site. What it accepted is kept as the plain classes below, in the process and in the build cache:
-a build whose board.yaml files were validated before imports neither ruamel nor pydantic.
+these dataclasses with pydantic (`TypeAdapter`: the constraints sit in the fields' `Annotated`
+types), turns every validation problem into one message naming the file and line, and checks
+that each variant file resolves (by realpath) inside the board folder, so a board can never pull
+`../../etc/passwd` into a built site. What it accepted is kept in the process and in the build
+cache: a build whose board.yaml files were validated before imports no YAML loader and builds
+no validator. Unknown keys are ignored.
 """
 
 from __future__ import annotations
 
+import copy
 import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field
 
 from pinup.designmd.memo import remember
-from pinup.plain import REQUIRED, Plain
 
 Device = Literal["desktop", "tablet", "phone"]
 
@@ -57,16 +61,47 @@ class BoardError(Exception):
         super().__init__(f"{where}: {message}")
 
 
-class VariantSpec(Plain):
-    """One design variant on a board (`pinup.boards.validate.VariantSpec` checked it)."""
+def _id_shape(value: Any) -> Any:
+    """A variant id as written: a short name, or a number YAML read as an int."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str) or not VARIANT_ID.match(value):
+        raise ValueError("variant id must match [A-Za-z0-9_-]{1,32}")
+    return value
 
-    FIELDS = (("id", REQUIRED), ("label", ""), ("file", REQUIRED), ("description", ""), ("device", None))
-    __slots__ = tuple(name for name, _ in FIELDS)
-    id: str
-    label: str
-    file: str
-    description: str
-    device: Device | None
+
+def _file_shape(value: str) -> str:
+    if not value.strip():
+        raise ValueError("file must not be empty")
+    if os.path.isabs(value) or value.startswith(("/", "\\")):
+        raise ValueError("file must be relative to the board folder")
+    suffix = Path(value).suffix.lower()
+    if suffix not in VARIANT_KINDS:
+        allowed = " ".join(sorted({s for s in VARIANT_KINDS if s != ".htm"}))
+        raise ValueError(f"file type {suffix or '(none)'} is not supported (use {allowed})")
+    return value
+
+
+VariantId = Annotated[str, BeforeValidator(_id_shape)]
+VariantFile = Annotated[str, AfterValidator(_file_shape)]
+RoundNumber = Annotated[int, Field(ge=1)]
+#: what pydantic is told of these classes: unknown keys are ignored, a field's docstring is its description
+SPEC_CONFIG = ConfigDict(extra="ignore", use_attribute_docstrings=True)
+
+
+@dataclass(slots=True, kw_only=True)
+class VariantSpec:
+    """One design variant on a board."""
+
+    __pydantic_config__ = SPEC_CONFIG
+
+    id: VariantId
+    """[A-Za-z0-9_-]{1,32}, unique on the board."""
+    label: str = ""
+    file: VariantFile
+    """Relative to the board folder."""
+    description: str = ""
+    device: Device | None = None
 
     @property
     def kind(self) -> str:
@@ -88,33 +123,28 @@ def duplicate_index(variants: list[VariantSpec]) -> int | None:
     return None
 
 
-class RoundSpec(Plain):
+@dataclass(slots=True, kw_only=True)
+class RoundSpec:
     """An earlier round kept in `history` (written by `pinup generate`)."""
 
-    FIELDS = (("round", REQUIRED), ("variants", list))
-    __slots__ = tuple(name for name, _ in FIELDS)
-    round: int
-    variants: list[VariantSpec]
+    __pydantic_config__ = SPEC_CONFIG
+
+    round: RoundNumber
+    variants: list[VariantSpec] = field(default_factory=list)
 
 
-class BoardSpec(Plain):
-    """The whole board.yaml, as validated (`pinup.boards.validate.BoardSpec`)."""
+@dataclass(slots=True, kw_only=True)
+class BoardSpec:
+    """The whole board.yaml."""
 
-    FIELDS = (
-        ("title", REQUIRED),
-        ("brief", ""),
-        ("round", 1),
-        ("device", "desktop"),
-        ("variants", REQUIRED),
-        ("history", list),
-    )
-    __slots__ = tuple(name for name, _ in FIELDS)
-    title: str
-    brief: str
-    round: int
-    device: Device
-    variants: list[VariantSpec]
-    history: list[RoundSpec]
+    __pydantic_config__ = SPEC_CONFIG
+
+    title: Annotated[str, Field(min_length=1)]
+    brief: str = ""
+    round: RoundNumber = 1
+    device: Device = "desktop"
+    variants: Annotated[list[VariantSpec], Field(min_length=1)]
+    history: list[RoundSpec] = field(default_factory=list)
 
     def variant_ids(self) -> list[str]:
         return [v.id for v in self.variants]
@@ -124,16 +154,26 @@ class BoardSpec(Plain):
         return {"board": slug, "title": self.title, "round": self.round, "variants": self.variant_ids()}
 
 
-class Board(Plain):
+def _history_before_current(spec: BoardSpec) -> BoardSpec:
+    for past in spec.history:
+        if past.round >= spec.round:
+            raise ValueError(f"history round {past.round} is not before the current round {spec.round}")
+    return spec
+
+
+#: what a board.yaml is validated as (the validator is built the first time one is read)
+CheckedBoardSpec = Annotated[BoardSpec, AfterValidator(_history_before_current)]
+
+
+@dataclass(slots=True)
+class Board:
     """A loaded board: its slug, folder, spec and the resolved variant files (made by `load_board`)."""
 
-    FIELDS = (("slug", REQUIRED), ("folder", REQUIRED), ("spec", REQUIRED), ("files", REQUIRED))
-    __slots__ = tuple(name for name, _ in FIELDS)
     slug: str
     folder: Path
     spec: BoardSpec
-    #: variant id -> realpath of its file
     files: dict[str, Path]
+    """Variant id -> realpath of its file."""
 
 
 def _line_of(tree: Any, loc: tuple[Any, ...]) -> int | None:
@@ -191,19 +231,17 @@ def parse_board_yaml(path: Path, text: str | None = None) -> BoardSpec:
     if known is None:
         from pinup.build import cached
 
-        # validated specs are kept in the build cache too, by the text (plain objects: the cache's key
-        # holds pinup's code, which includes the schema): a later build needs neither ruamel nor pydantic
-        spec = cached(text.encode(), "board.yaml|plain", lambda: _parse(path, text), path)
+        # validated specs are kept in the build cache too, by the text (the cache's key holds pinup's
+        # code, which includes the schema): a later build needs no YAML loader and no validator
+        spec = cached(text.encode(), "board.yaml|spec", lambda: _parse(path, text), path)
         known = remember(_PARSED, text, spec, _PARSED_KEPT)
-    return known.model_copy(deep=True)
+    return copy.deepcopy(known)
 
 
 def _parse(path: Path, text: str) -> BoardSpec:
+    from pydantic import TypeAdapter, ValidationError
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
-    from pinup.boards.validate import BoardSpec as BoardModel
-    from pinup.boards.validate import ValidationError, plain_spec
 
     try:
         data = YAML(typ="safe", pure=True).load(text)
@@ -216,7 +254,7 @@ def _parse(path: Path, text: str) -> BoardSpec:
     if not isinstance(data, dict):
         raise BoardError(path, "board.yaml must be a mapping with title and variants", 1)
     try:
-        spec = plain_spec(BoardModel.model_validate(data))
+        spec: BoardSpec = TypeAdapter(CheckedBoardSpec).validate_python(data)
     except ValidationError as exc:
         tree = _positions(text)
         first = exc.errors()[0]

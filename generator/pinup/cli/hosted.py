@@ -6,6 +6,7 @@ and the local commands never pay for them.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -235,7 +236,7 @@ def results(
     if not loaded.records and not is_s3_url(store) and not Path(store).is_dir():
         click.echo(f"note: no local store at {store}", err=True)
     if fmt == "json":
-        click.echo(json.dumps(res.model_dump(mode="json"), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(dataclasses.asdict(res), indent=2, ensure_ascii=False))
     elif fmt == "csv":
         _write_csv(res)
     else:

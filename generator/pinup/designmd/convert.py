@@ -1,10 +1,7 @@
-"""Turn the builder's light-weight model into the public pydantic `DesignSystem`.
+"""Turn the builder's light-weight model into the public `DesignSystem` (`pinup.designmd.model`).
 
-The builder has already validated every value, so the models are made as
-`model_construct` makes them (`construct`: no second validation, and no validator built:
-the models are `defer_build`, so a build that only reads them never pays for pydantic's schemas).
-Values are given exactly the types validation would give them (ints to float where
-a field is a float), so the result is the same as validating.
+The builder has already validated every value, so the model's classes are made directly.
+Values are given the types the model declares (ints to float where a field is a float).
 """
 
 from __future__ import annotations
@@ -13,35 +10,17 @@ from typing import TYPE_CHECKING, Any
 
 from pinup.designmd.builder import Typo
 from pinup.designmd.colors import CssColor
-from pinup.designmd.construct import construct
 from pinup.designmd.dimensions import Dim
+from pinup.designmd.model import Color, Component, DesignSystem, Dimension, Omission, Section, Typography
 
 if TYPE_CHECKING:
-    from pinup.designmd.model import DesignSystem
     from pinup.designmd.result import LintResult
 
 
-def _make_light(cls: Any, **values: Any) -> Any:
-    return cls(**values)
-
-
-def models_for(light: bool) -> tuple[Any, Any]:
-    """The module of model classes to make (`pinup.designmd.model`, or `.light` without pydantic)
-    and how to make one from checked values (`construct`, or the light class itself)."""
-    if light:
-        from pinup.designmd import light as models
-
-        return models, _make_light
-    from pinup.designmd import model
-
-    return model, construct
-
-
 class _Converter:
-    """Values of the builder's model as the public model's (or, `light`, `pinup.designmd.light`'s) classes."""
+    """Values of the builder's model as the public model's classes (one object per builder value)."""
 
-    def __init__(self, light: bool = False) -> None:
-        self.m, self.make = models_for(light)
+    def __init__(self) -> None:
         self.memo: dict[int, Any] = {}
 
     def value(self, value: Any) -> Any:
@@ -52,11 +31,9 @@ class _Converter:
             return self.memo[key]
         return value
 
-    def _convert(self, value: CssColor | Dim | Typo) -> Any:
-        m, construct = self.m, self.make
+    def _convert(self, value: CssColor | Dim | Typo) -> Color | Dimension | Typography:
         if isinstance(value, CssColor):
-            return construct(
-                m.Color,
+            return Color(
                 hex=value.hex,
                 r=int(value.r),
                 g=int(value.g),
@@ -66,11 +43,11 @@ class _Converter:
                 raw=value.raw,
             )
         if isinstance(value, Dim):
-            return construct(m.Dimension, value=float(value.value), unit=value.unit, raw=value.raw)
+            return Dimension(value=float(value.value), unit=value.unit, raw=value.raw)
         props = {k: (self.value(v) if isinstance(v, Dim) else v) for k, v in value.props.items()}
         if "fontWeight" in props:
             props["fontWeight"] = _float(props["fontWeight"])
-        return construct(m.Typography, **props)
+        return Typography(**props)
 
 
 def _float(value: Any) -> Any:
@@ -94,29 +71,22 @@ def section_bodies(result: LintResult) -> tuple[str, list[tuple[str, int, str]]]
     return preamble, out
 
 
-def to_design_system(result: LintResult, *, light: bool = False) -> DesignSystem:
-    """Build the public model (colours, typography, tokens, sections, lines) from a lint result.
-
-    `light`: the same model made of `pinup.designmd.light`'s classes (no pydantic), for builders
-    that only read it; typed as the public one, which it mirrors field for field.
-    """
+def to_design_system(result: LintResult) -> DesignSystem:
+    """Build the public model (colours, typography, tokens, sections, lines) from a lint result."""
     from pinup.designmd.sections import canonical
 
-    conv = _Converter(light)
-    m, construct = conv.m, conv.make
+    conv = _Converter()
     model = result.model
     preamble, bodies = section_bodies(result)
     components = {
-        name: construct(
-            m.Component,
+        name: Component(
             properties={k: conv.value(v) for k, v in comp.properties.items()},
             raw=dict(comp.raw),
             unresolved_refs=list(comp.unresolved),
         )
         for name, comp in model.components.items()
     }
-    made: DesignSystem = construct(
-        m.DesignSystem,
+    return DesignSystem(
         name=model.name,
         description=model.description,
         version=model.version,
@@ -125,20 +95,18 @@ def to_design_system(result: LintResult, *, light: bool = False) -> DesignSystem
         rounded={k: conv.value(v) for k, v in model.rounded.items()},
         spacing={k: conv.value(v) for k, v in model.spacing.items()},
         components=components,
-        omitted=[construct(m.Omission, **item) for item in model.omitted or []],
+        omitted=[Omission(**item) for item in model.omitted or []],
         unknown=dict(model.unknown_values),
         symbols={k: conv.value(v) for k, v in model.symbols.items()},
         raw_tokens=dict(model.raw_tokens),
         lines=dict(model.lines),
         sections=[
-            construct(m.Section, heading=text, canonical=canonical(text), line=line, body=body)
-            for text, line, body in bodies
+            Section(heading=text, canonical=canonical(text), line=line, body=body) for text, line, body in bodies
         ],
         preamble=preamble,
         source=result.source,
         **_modes(model, conv),
     )
-    return made
 
 
 def _modes(model: Any, conv: _Converter) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Lint a DESIGN.md: parse, build the model, run the rules, fill in source lines.
 
-`run()` is the light-weight pipeline the CLI uses (no pydantic); `lint_text()`
-and `lint_path()` return the public `LintReport` every other part of pinup reads.
+`run()` is the light-weight pipeline the CLI uses; `lint_text()` and `lint_path()`
+return the public `LintReport` (`pinup.designmd.model`) every other part of pinup reads.
 Malformed input never raises: it becomes findings.
 """
 
@@ -15,7 +15,7 @@ from pinup.designmd.result import LintResult as LintResult  # re-exported: calle
 
 TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
-    from pinup.designmd.model import LintReport
+    from pinup.designmd.model import LintReport, Severity
     from pinup.designmd.rules.base import Rule
 
 
@@ -96,43 +96,36 @@ def read_source(path: str | os.PathLike[str]) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def to_report(result: LintResult, *, light: bool = False) -> LintReport:
-    """The public pydantic `LintReport` for a light-weight result.
+def to_report(result: LintResult) -> LintReport:
+    """The public `LintReport` (`pinup.designmd.model`) for a light-weight result."""
+    from typing import cast
 
-    `light`: the same report made of `pinup.designmd.light`'s classes, without importing pydantic
-    (for `pinup build`, the gallery and the MkDocs plugin, which only read it).
-    """
-    from pinup.designmd.convert import models_for, to_design_system
+    from pinup.designmd.convert import to_design_system
+    from pinup.designmd.model import Finding, LintReport, Summary
 
-    models, make = models_for(light)
     findings = [
-        make(
-            models.Finding,
-            severity=f.severity,  # always one of the three (RawFinding's callers)
+        Finding(
+            severity=cast("Severity", f.severity),  # always one of the three (RawFinding's callers)
             path=f.path,
             message=f.message,
             rule=f.rule,
             line=f.line,
         )
         for f in result.findings
-    ]  # built from checked values: no second validation (see `convert`)
+    ]
     counts = result.summary
-    report: LintReport = make(
-        models.LintReport,
-        design=to_design_system(result, light=light),
+    return LintReport(
+        design=to_design_system(result),
         findings=findings,
-        summary=make(models.Summary, errors=counts["errors"], warnings=counts["warnings"], infos=counts["infos"]),
+        summary=Summary(errors=counts["errors"], warnings=counts["warnings"], infos=counts["infos"]),
     )
-    return report
 
 
-def lint_text(text: str, *, extended: bool = False, modes: bool | None = None, light: bool = False) -> LintReport:
-    """Lint DESIGN.md source text; never raises on malformed input (`modes`: see `run`; `light`: see `to_report`)."""
-    return to_report(run(text, extended=extended, modes=modes), light=light)
+def lint_text(text: str, *, extended: bool = False, modes: bool | None = None) -> LintReport:
+    """Lint DESIGN.md source text; never raises on malformed input (`modes`: see `run`)."""
+    return to_report(run(text, extended=extended, modes=modes))
 
 
-def lint_path(
-    path: str | os.PathLike[str], *, extended: bool = False, modes: bool | None = None, light: bool = False
-) -> LintReport:
-    """Lint a DESIGN.md file (raises `ReadError` only when the file can't be read; `light`: see `to_report`)."""
-    return lint_text(read_source(path), extended=extended, modes=modes, light=light)
+def lint_path(path: str | os.PathLike[str], *, extended: bool = False, modes: bool | None = None) -> LintReport:
+    """Lint a DESIGN.md file (raises `ReadError` only when the file can't be read)."""
+    return lint_text(read_source(path), extended=extended, modes=modes)

@@ -12,10 +12,9 @@ typography page says which.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from pinup.records import Record, field
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import DesignSystem, Finding, LintReport
@@ -50,7 +49,8 @@ def family_key(name: str) -> str:
     return _ALNUM.sub("", name.lower())
 
 
-class FontFace(Record):
+@dataclass(slots=True)
+class FontFace:
     """One embedded file: `@font-face` for `family`, written to `assets/fonts/<filename>`."""
 
     family: str
@@ -66,7 +66,8 @@ class FontFace(Record):
         )
 
 
-class FontPlan(Record):
+@dataclass(slots=True)
+class FontPlan:
     """What the site does with each named family, and what went wrong on the way."""
 
     faces: list[FontFace] = field(default_factory=list)
@@ -116,10 +117,7 @@ def _named_families(design: DesignSystem) -> dict[str, tuple[str, int | None, st
 
 
 def plan_fonts(workspace: Path | None, design: DesignSystem) -> FontPlan:
-    """Match `workspace/fonts/*.woff2` to the families the typography names; check every candidate.
-
-    Its findings are `pinup.designmd.light` findings, as in the report `pinup build` makes.
-    """
+    """Match `workspace/fonts/*.woff2` to the families the typography names; check every candidate."""
     plan = FontPlan()
     if workspace is None:
         return plan
@@ -130,13 +128,12 @@ def plan_fonts(workspace: Path | None, design: DesignSystem) -> FontPlan:
     first_line = next((line for _, line, _ in families.values() if line), None)
     root = workspace.resolve()
 
-    from pinup.designmd import light
+    from pinup.designmd.model import Finding
 
     def finding(message: str, line: int | None, path: str | None = None) -> None:
-        made: Finding = light.Finding(
-            severity="warning", path=path, message=message, rule=RULE, line=line or first_line
-        )  # type: ignore[assignment]  # the light twin of Finding: the same fields, no pydantic
-        plan.findings.append(made)
+        plan.findings.append(
+            Finding(severity="warning", path=path, message=message, rule=RULE, line=line or first_line)
+        )
 
     resolved = folder.resolve()
     if not resolved.is_relative_to(root):

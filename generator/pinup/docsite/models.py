@@ -1,4 +1,4 @@
-"""Page models: plain records holding everything a template needs, nothing it must compute.
+"""Page models: slotted dataclasses holding everything a template needs, nothing it must compute.
 
 Templates stay logic-free and overridable (`--templates DIR`), the MkDocs plugin
 renders the same models, and tests can check a page's content without parsing
@@ -9,18 +9,19 @@ text that the templates escape.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from pinup.docsite.problems import Problems
-from pinup.records import Record, field
 
 
-class Model(Record):
-    """A page model: a record (`pinup.records`), so importing the 33 of them compiles no code."""
+class Model:
+    """The base of every page model: slotted dataclasses that pickle (page keys, the site cache) and compare by value."""
 
     __slots__ = ()
 
 
+@dataclass(slots=True)
 class Page(Model):
     """One page of the site. `slug` names it in links (`colors` -> colors.html)."""
 
@@ -37,6 +38,7 @@ class Page(Model):
 # --- overview ---------------------------------------------------------------------------------
 
 
+@dataclass(slots=True)
 class Stat(Model):
     """One figure on the overview (how many colours, type levels, spacing steps), linking to its page."""
 
@@ -45,6 +47,7 @@ class Stat(Model):
     slug: str
 
 
+@dataclass(slots=True)
 class Cover(Model):
     """The overview's first screen, built from the brand's own tokens."""
 
@@ -55,6 +58,7 @@ class Cover(Model):
     action_component: str = ""  # the component it is drawn from, e.g. `button-primary`
 
 
+@dataclass(slots=True)
 class OverviewPage(Page):
     """The first page: the brand's name, description and cover, its figures, and the lint summary."""
 
@@ -77,6 +81,7 @@ class OverviewPage(Page):
 # --- colors -------------------------------------------------------------------------------------
 
 
+@dataclass(slots=True)
 class Swatch(Model):
     """A colour token with every representation the page offers to copy."""
 
@@ -94,6 +99,7 @@ class Swatch(Model):
     label_on: str = "#000000"  # text colour that reads on this swatch (for the specimen only)
 
 
+@dataclass(slots=True)
 class ContrastCell(Model):
     """One cell of the contrast matrix: a text colour on a surface colour, with its WCAG level."""
 
@@ -107,6 +113,7 @@ class ContrastCell(Model):
         return f"{self.ratio:.2f}:1"
 
 
+@dataclass(slots=True)
 class ContrastMatrix(Model):
     """Text-like colours (rows) against surface-like colours (columns)."""
 
@@ -115,6 +122,7 @@ class ContrastMatrix(Model):
     cells: list[list[ContrastCell]]
 
 
+@dataclass(slots=True)
 class ContrastPair(Model):
     """A pairing the DESIGN.md intends: `on-X` on `X`, or text on a page surface."""
 
@@ -129,6 +137,7 @@ class ContrastPair(Model):
         return f"{self.ratio:.2f}:1"
 
 
+@dataclass(slots=True)
 class ColorFamily(Model):
     """Colours that belong together (`primary`, `on-primary`, `primary-hover`, ...), shown as a ramp."""
 
@@ -137,6 +146,7 @@ class ColorFamily(Model):
     swatches: list[Swatch]
 
 
+@dataclass(slots=True)
 class ColorMode(Model):
     """A set of swatches shown together: "Light", "Dark" (from `*-dark` tokens)."""
 
@@ -148,6 +158,7 @@ class ColorMode(Model):
     pairs: list[ContrastPair] = field(default_factory=list)
 
 
+@dataclass(slots=True)
 class ColorsPage(Page):
     """The colours page: the palette of each mode, contrast checks and colour-vision simulations."""
 
@@ -158,6 +169,7 @@ class ColorsPage(Page):
 # --- typography ---------------------------------------------------------------------------------
 
 
+@dataclass(slots=True)
 class TypeLevel(Model):
     """One typography level, with its specimen style and the CSS rule to copy."""
 
@@ -169,6 +181,7 @@ class TypeLevel(Model):
     line: int | None = None
 
 
+@dataclass(slots=True)
 class FontNote(Model):
     """How one family the DESIGN.md names is shown: embedded from `fonts/`, or a fallback stack."""
 
@@ -178,6 +191,7 @@ class FontNote(Model):
     levels: list[str] = field(default_factory=list)
 
 
+@dataclass(slots=True)
 class TypographyPage(Page):
     """The typography page: every level as a specimen, and notes on the fonts they use."""
 
@@ -189,6 +203,7 @@ class TypographyPage(Page):
 # --- layout, shapes, elevation ------------------------------------------------------------------
 
 
+@dataclass(slots=True)
 class ScaleStep(Model):
     """A spacing or radius token drawn to scale."""
 
@@ -202,6 +217,7 @@ class ScaleStep(Model):
     line: int | None = None
 
 
+@dataclass(slots=True)
 class ScalePage(Page):
     """The spacing or the rounded page: each step of the scale drawn to size."""
 
@@ -209,6 +225,7 @@ class ScalePage(Page):
     kind: str = "spacing"  # "spacing" | "rounded"
 
 
+@dataclass(slots=True)
 class ShadowSample(Model):
     """One elevation token drawn as a card with its shadow."""
 
@@ -216,6 +233,7 @@ class ShadowSample(Model):
     value: str  # sanitised box-shadow
 
 
+@dataclass(slots=True)
 class ElevationPage(Page):
     """The elevation page: every shadow token on a card."""
 
@@ -225,6 +243,7 @@ class ElevationPage(Page):
 # --- components ---------------------------------------------------------------------------------
 
 
+@dataclass(slots=True)
 class PropRow(Model):
     """One property of a component: as written, as resolved, and whether a variant inherits it."""
 
@@ -235,6 +254,7 @@ class PropRow(Model):
     inherited: bool = False
 
 
+@dataclass(slots=True)
 class ComponentVariant(Model):
     """One state or variant of a component, drawn as a live specimen on its stage."""
 
@@ -249,6 +269,7 @@ class ComponentVariant(Model):
     line: int | None = None
 
 
+@dataclass(slots=True)
 class ComponentGroup(Model):
     """A component and its variants, with what the prose says of it and snippets to copy."""
 
@@ -260,6 +281,7 @@ class ComponentGroup(Model):
     css: str = ""  # a copyable CSS snippet: the base rule and one rule per state
 
 
+@dataclass(slots=True)
 class ComponentsPage(Page):
     """The components page: every component group."""
 
@@ -269,6 +291,7 @@ class ComponentsPage(Page):
 # --- do's and don'ts ----------------------------------------------------------------------------
 
 
+@dataclass(slots=True)
 class GuidancePage(Page):
     """The do's and don'ts page, from the DESIGN.md's guidance sections."""
 
@@ -280,6 +303,7 @@ class GuidancePage(Page):
 # --- downloads ------------------------------------------------------------------------------------
 
 
+@dataclass(slots=True)
 class Download(Model):
     """One export offered on the downloads page (its bytes, or why it could not be made)."""
 
@@ -297,6 +321,7 @@ class Download(Model):
         return f"{n} B" if n < 1024 else f"{n / 1024:.1f} KB"
 
 
+@dataclass(slots=True)
 class DownloadsPage(Page):
     """The downloads page: the token exports in every format."""
 
@@ -306,6 +331,7 @@ class DownloadsPage(Page):
 # --- lint -------------------------------------------------------------------------------------------
 
 
+@dataclass(slots=True)
 class FindingRow(Model):
     """One lint finding, linked to the page and anchor it is about."""
 
@@ -318,6 +344,7 @@ class FindingRow(Model):
     anchor: str
 
 
+@dataclass(slots=True)
 class LintPage(Page):
     """The lint page: the reference linter's findings, then pinup's own checks."""
 
@@ -331,6 +358,7 @@ class LintPage(Page):
 # --- unknown sections and token groups -------------------------------------------------------------
 
 
+@dataclass(slots=True)
 class GenericRow(Model):
     """One key and value of a token group pinup has no page of its own for."""
 
@@ -339,6 +367,7 @@ class GenericRow(Model):
     swatch: str | None = None
 
 
+@dataclass(slots=True)
 class GenericGroup(Model):
     """A token group pinup has no page of its own for, shown as a table."""
 
@@ -347,6 +376,7 @@ class GenericGroup(Model):
     rows: list[GenericRow]
 
 
+@dataclass(slots=True)
 class GenericSection(Model):
     """A prose section of the DESIGN.md that no other page shows."""
 
@@ -356,6 +386,7 @@ class GenericSection(Model):
     line: int | None = None
 
 
+@dataclass(slots=True)
 class ExtrasPage(Page):
     """The extras page: sections and token groups that no other page shows."""
 
@@ -366,6 +397,7 @@ class ExtrasPage(Page):
 # --- the site -----------------------------------------------------------------------------------
 
 
+@dataclass(slots=True)
 class SearchEntry(Model):
     """One entry of the site's search index: where it leads and the text it matches."""
 
@@ -376,6 +408,7 @@ class SearchEntry(Model):
     text: str
 
 
+@dataclass(slots=True)
 class SiteModel(Model):
     """Every page of one design system, plus what the chrome needs."""
 

@@ -8,10 +8,9 @@ drift, ...) are counted here so each page can raise a visible alert.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
-
-from pinup.records import Record
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import Finding, LintReport
@@ -40,7 +39,8 @@ def is_document_problem(finding: Finding) -> bool:
     return finding.rule is None and finding.path is None
 
 
-class Problems(Record):
+@dataclass(slots=True)
+class Problems:
     """Counts for the banner; `alert` says whether every page must show it."""
 
     errors: int = 0

@@ -9,10 +9,9 @@ in `_html` are produced by markdown-it (raw HTML escaped unless allowed).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from pinup.records import Record
 
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Protocol
@@ -36,7 +35,8 @@ STATIC_DIR = PACKAGE_DIR / "static" / "docsite"
 STATIC_ASSETS = ("site.css", "pinup.css", "site.js", "print.css")
 
 
-class Links(Record):
+@dataclass(slots=True)
+class Links:
     """Relative URLs for the standalone site; every page lives at the output root."""
 
     root: str = ""

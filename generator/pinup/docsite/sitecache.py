@@ -1,9 +1,9 @@
 """Each DESIGN.md's page models, kept between builds and keyed by a hash of everything they are built from.
 
-Linting a DESIGN.md, building its pydantic model, parsing its prose and computing its
+Linting a DESIGN.md, building its model, parsing its prose and computing its
 pages is most of a build's CPU time, yet a gallery or CI rebuild mostly sees files that
-did not change. The page models (`SiteModel`: plain dataclasses holding rendered prose,
-no pydantic) are pickled under `<cache>/pinup/sites/` by a key that covers the DESIGN.md
+did not change. The page models (`SiteModel`: slotted dataclasses holding rendered
+prose) are pickled under `<cache>/pinup/sites/` by a key that covers the DESIGN.md
 bytes, the options that shape the pages, the embedded font files, pinup's version, the
 Python version and pinup's own code (size and mtime of every file of the package).
 So a new build never reads an entry made from other inputs; pages are still rendered and

@@ -4,7 +4,7 @@ Why: a round is a record of what reviewers saw, so it is never overwritten. A ne
 round is written into a temporary folder and renamed into place in one step, and
 only then does board.yaml move the current round into `history` and point
 `variants` at the new files (replaced atomically, comments kept by ruamel's
-round-trip mode, and checked against `pinup.boards.validate.BoardSpec` first).
+round-trip mode, and checked against `pinup.boards.spec.BoardSpec` first).
 """
 
 from __future__ import annotations

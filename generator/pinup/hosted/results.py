@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel, Field
 
 from pinup.hosted.records import LoadedRecords, StoredRecord
 
@@ -26,7 +24,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from pinup.output import FileSink
 
 
-class Note(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class Note:
     """A piece of reviewer text with who wrote it and when."""
 
     id: str
@@ -35,18 +34,20 @@ class Note(BaseModel):
     receivedAt: str = ""
 
 
-class VariantResult(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class VariantResult:
     id: str
     label: str | None = None
     picks: int = 0
     pick_share: float = 0.0
-    ratings: list[int] = Field(default_factory=list)
+    ratings: list[int] = field(default_factory=list)
     mean: float | None = None
     median: float | None = None
-    comments: list[Note] = Field(default_factory=list)
+    comments: list[Note] = field(default_factory=list)
 
 
-class RegenerateRequest(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class RegenerateRequest:
     id: str
     reviewer: str | None = None
     action: str
@@ -59,21 +60,22 @@ class RegenerateRequest(BaseModel):
     words: str | None = None
 
 
-class BoardResults(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class BoardResults:
     """Everything `pinup results` prints and results.html shows, for one board and round."""
 
     board: str
     title: str | None = None
     round: int | None = None
-    rounds_seen: list[int] = Field(default_factory=list)
+    rounds_seen: list[int] = field(default_factory=list)
     submissions: int = 0
     reviewers: int = 0
-    variants: list[VariantResult] = Field(default_factory=list)
-    leaders: list[str] = Field(default_factory=list)
+    variants: list[VariantResult] = field(default_factory=list)
+    leaders: list[str] = field(default_factory=list)
     winner: str | None = None
     no_pick: int = 0
-    overall: list[Note] = Field(default_factory=list)
-    regenerate: list[RegenerateRequest] = Field(default_factory=list)
+    overall: list[Note] = field(default_factory=list)
+    regenerate: list[RegenerateRequest] = field(default_factory=list)
     skipped_files: int = 0
     #: distinct reviewers (one per browser) whose final submission picked a variant
     pickers: int = 0

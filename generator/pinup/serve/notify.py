@@ -8,17 +8,18 @@ new contents in the same round); a page already showing that build ignores it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pinup.boards.built import BuiltBoard, built_boards
-from pinup.records import Record
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.serve import servefile
 
 
-class RunningServer(Record, frozen=True):
+@dataclass(frozen=True, slots=True)
+class RunningServer:
     """A live `pinup serve` for one output folder."""
 
     out: Path

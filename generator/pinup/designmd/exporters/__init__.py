@@ -9,12 +9,12 @@ imported lazily so `pinup lint` never pays for them.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING
 
 from pinup.designmd.formats import FORMATS, JSON_FORMATS, MODE_FORMATS
 from pinup.designmd.formats import MODULES as _MODULES
-from pinup.records import Record, field
 
 if TYPE_CHECKING:
     from pinup.designmd.model import DesignSystem
@@ -33,7 +33,8 @@ class ExportError(Exception):
         return json.dumps({"error": self.code, "message": self.message}, ensure_ascii=False, separators=(",", ":"))
 
 
-class ExportResult(Record):
+@dataclass(slots=True)
+class ExportResult:
     """The exported text plus notes about values that were converted, filled in or left out."""
 
     text: str
