@@ -18,10 +18,15 @@
   var NAME_KEY = "pinup:reviewer";
   var timeoutMs = Number(params.get("progressTimeout") || cfg.progressTimeoutMs || 300000);
   var pollMs = Number(params.get("pollInterval") || cfg.pollIntervalMs || 2000);
-  var local = !cfg.apiUrl && location.protocol !== "file:";
+  /* Where feedback goes: the endpoint the build recorded (a hosted board), or this origin when
+     `pinup serve` serves the page (it marks board pages with <meta name="pinup-serve">). A static
+     copy has neither: it never asks for an API that is not there, and offers the JSON instead. */
+  var served = !!document.querySelector('meta[name="pinup-serve"]');
+  var endpoint = !!cfg.apiUrl || served;
+  var local = !cfg.apiUrl && served;
 
   var state = { ratings: {}, action: null, clientId: null, sending: false, locked: false };
-  var B = { cfg: cfg, $: $, $$: $$, params: params, limits: limits, state: state, parts: [] };
+  var B = { cfg: cfg, $: $, $$: $$, params: params, limits: limits, state: state, parts: [], endpoint: endpoint };
   window.pinupBoard = B;
 
   /* ---------- storage (may be unavailable, e.g. file:// in some browsers) ---------- */
@@ -403,10 +408,10 @@
       showError("Your feedback was not sent", "Some of what you wrote does not fit:", body, problems);
       return;
     }
-    if (location.protocol === "file:" && !cfg.apiUrl) {
+    if (!endpoint) {
       setStatus("", JSON.stringify(body, null, 2));
-      showError("Opened from a file: there is no server to send to",
-        "Copy this JSON and give it to your designer or agent, or open the board through `pinup serve`.", body);
+      showError("Feedback cannot be sent from this copy of the board",
+        "This copy is not connected to a feedback server, so nothing was sent.", body);
       return;
     }
     state.sending = true;
@@ -640,6 +645,7 @@
       window.scrollTo(scroll.x || 0, scroll.y || 0);
     }
     if (local) { connect(); }
+    if (!endpoint) { $("#no-endpoint").hidden = false; }
     B.parts.forEach(function (p) { if (p.start) { p.start(); } });
   };
 })();
