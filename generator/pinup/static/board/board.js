@@ -419,6 +419,7 @@
     $("#regen-btn").disabled = true;
     send(body).then(function (reply) {
       state.sending = false;
+      live.closedWhileSending = false;
       var record = Object.assign({ id: reply.id }, body);
       var json = JSON.stringify(record, null, 2);
       try { if (localStore) { localStore.removeItem(DRAFT_KEY); } } catch (e2) { /* ignore */ }
@@ -439,6 +440,7 @@
         err.status >= 500 ? "Your feedback was not saved" : "Your feedback was not sent",
         offline ? "The feedback server did not answer. It may have stopped; your draft is kept on this device." : err.message,
         body, err.items);
+      if (live.closedWhileSending) { live.closedWhileSending = false; showClosed(); } /* someone else's choice closed it */
     });
   }
   $("#feedback-form").addEventListener("submit", function (e) { e.preventDefault(); submit(false); });
@@ -446,7 +448,7 @@
 
   /* ---------- live updates: one event stream for the page's whole life ---------- */
   var live = { source: null, poll: null, timer: null, waiting: false, lastBody: null, closedShown: false,
-               failures: 0, seenRegenerating: false, buildError: false,
+               failures: 0, seenRegenerating: false, buildError: false, closedWhileSending: false,
                epoch: 0 /* one more each time the board starts waiting for a round (this tab's request, its retry, or another reviewer's request the server reports): polls asked before are stale */ };
   function progressMessage(text) { $("#progress-message").textContent = text; }
   function reloadKeepingScroll() {
@@ -533,6 +535,9 @@
       return;
     }
     if (data.closed || data.status === "done") {
+      /* the server tells every page before it answers the POST that closed the round: while this
+         tab's own submit is under way, its answer decides between the thank-you and "closed" */
+      if (state.sending) { live.closedWhileSending = true; return; }
       if (!live.waiting && statusEl.textContent !== "submitted") { showClosed(); }
       return;
     }
