@@ -471,6 +471,36 @@
   }
   $("#update-reload").addEventListener("click", function () { saveDraft(); reloadKeepingScroll(); });
 
+  /* the page's styles and token values changed, nothing else (the server checked): take them in
+     place, keeping the draft, scroll and pins; anything unexpected falls back to a new version */
+  function restyle() {
+    var fallback = function () { newVersion("A new version of this board is ready."); };
+    fetch(location.pathname, { cache: "no-store", credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) { throw new Error(String(r.status)); } return r.text(); })
+      .then(function (html) {
+        /* only the head and the config are read: parsing the whole page (its variants) costs more */
+        var end = html.indexOf("\u003c/head>");
+        var fresh = new DOMParser().parseFromString(end > 0 ? html.slice(0, end) : "", "text/html").querySelectorAll("head > style");
+        var now = $$("head > style");
+        /* "\u003c": this script is inlined in the page, where a closing script tag would end it */
+        var mark = '\u003cscript type="application/json" id="board-config">';
+        var at = html.indexOf(mark);
+        var stop = at < 0 ? -1 : html.indexOf("\u003c/script>", at);
+        var next = stop < 0 ? null : JSON.parse(html.slice(at + mark.length, stop));
+        if (!next || next.board !== cfg.board || next.round !== cfg.round || fresh.length !== now.length ||
+            !(B.retoken ? B.retoken(next.tweakables || []) : !(next.tweakables || []).length)) {
+          fallback();
+          return;
+        }
+        now.forEach(function (style, i) {
+          if (style.textContent !== fresh[i].textContent) { style.textContent = fresh[i].textContent; }
+        });
+        cfg.build = next.build;
+        cfg.tweakables = next.tweakables;
+      })
+      .catch(fallback);
+  }
+
   function showClosed() {
     if (state.locked || live.closedShown) { return; }
     live.closedShown = true;
@@ -499,7 +529,13 @@
       var mine = !data.pages || !data.pages.length || data.pages.some(function (p) {
         return String(p).indexOf("boards/" + cfg.board + "/") >= 0;
       });
-      if (mine) { newVersion("A new version of this board is ready."); }
+      var page = "boards/" + cfg.board + "/index.html";
+      var others = (data.pages || []).some(function (p) { /* a variant or another file of this board */
+        return String(p).indexOf("boards/" + cfg.board + "/") >= 0 && p !== page;
+      });
+      if (mine && !others && !live.waiting && Array.isArray(data.restyled) && data.restyled.indexOf(page) >= 0) {
+        restyle();
+      } else if (mine) { newVersion("A new version of this board is ready."); }
       return;
     }
     if (data.type === "build_error") {
