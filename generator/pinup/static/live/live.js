@@ -78,13 +78,19 @@
     return Array.isArray(data.restyled) && version !== null &&
       ((data.pages || []).indexOf(page) < 0 || data.restyled.indexOf(page) >= 0);
   }
-  function swapSheet(link, v) {
+  function swapSheet(link, name, v) {
     var fresh = link.cloneNode(false);
     var url = new URL(link.href);
     url.searchParams.set("pinup-v", v);
     fresh.href = url.href;
-    /* the old sheet stays until the new one has loaded: no flash of unstyled page */
-    fresh.addEventListener("load", function () { if (link.parentNode) { link.parentNode.removeChild(link); } });
+    /* the old sheets stay until the new one has loaded (no flash of an unstyled page); a quicker
+       second edit replaces the newest only, and its load removes every older one */
+    link.setAttribute("data-pinup-replaced", name);
+    fresh.addEventListener("load", function () {
+      Array.prototype.forEach.call(document.querySelectorAll("link[data-pinup-replaced]"), function (old) {
+        if (old.getAttribute("data-pinup-replaced") === name && old.parentNode) { old.parentNode.removeChild(old); }
+      });
+    });
     fresh.addEventListener("error", reload);
     link.parentNode.insertBefore(fresh, link.nextSibling);
   }
@@ -102,9 +108,9 @@
       .catch(reload);
   }
   function restyle(data) {
-    Array.prototype.forEach.call(document.querySelectorAll('link[rel="stylesheet"]'), function (link) {
+    Array.prototype.forEach.call(document.querySelectorAll('link[rel="stylesheet"]:not([data-pinup-replaced])'), function (link) {
       var name = siteName(link.href);
-      if (name && data.restyled.indexOf(name) >= 0) { swapSheet(link, data.version); }
+      if (name && data.restyled.indexOf(name) >= 0) { swapSheet(link, name, data.version); }
     });
     if (data.restyled.indexOf(siteName(location.href)) >= 0) { swapInline(); }
   }
