@@ -155,11 +155,15 @@ class BoardStates:
             self._lock.notify_all()
         self._fan_out(board, event)
 
-    def rebuilt(self, version: str, pages: list[str]) -> None:
-        """The site was rebuilt: every open page (site or board) hears it once."""
+    def rebuilt(self, version: str, pages: list[str], restyled: list[str] | None = None) -> None:
+        """The site was rebuilt: every open page (site or board) hears it once; `restyled` names the
+        changes a page takes in place (stylesheets, pages whose styles alone changed)."""
         with self._lock:
             self.site_version, self.build_error = version, None
-        self._broadcast({"type": "rebuilt", "version": version, "pages": pages})
+        event: dict[str, Any] = {"type": "rebuilt", "version": version, "pages": pages}
+        if restyled is not None:
+            event["restyled"] = restyled
+        self._broadcast(event)
 
     def build_failed(self, message: str) -> None:
         """A rebuild failed: pages show `message`; the last good build keeps being served."""

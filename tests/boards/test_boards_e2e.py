@@ -389,7 +389,7 @@ def test_file_url_submit_shows_json(page, workspace: Path, tmp_path: Path) -> No
     page.check("input[name=preferred][value=C]")
     page.click("#submit-btn")
     page.wait_for_selector("#error-box:not([hidden])")
-    assert "Opened from a file" in page.inner_text("#error-box")
+    assert "Feedback cannot be sent from this copy" in page.inner_text("#error-box")
     body = json.loads(page.input_value("#feedback-json"))
     assert body["preferred"] == "C" and body["board"] == BOARD
     assert json.loads(page.eval_on_selector("#feedback-result", "e => e.textContent"))["preferred"] == "C"

@@ -1,13 +1,17 @@
-"""Live reload for site pages, only under `pinup serve`: the built files never carry it.
+"""Live reload for site pages, and the feedback API's marker on board pages, only under `pinup serve`:
+the built files never carry either.
 
 An ASGI wrapper around the feedback app: it serves `/_pinup/live.js` and adds one
-`<script src="/_pinup/live.js" defer>` to the HTML site pages it serves. Board pages (they follow
-the event stream themselves, keeping drafts) and variant files under `boards/<slug>/` are left as
-they are, so a variant in its sandboxed frame never reloads on its own.
+`<script src="/_pinup/live.js" defer>` to the HTML site pages it serves. Board pages follow the
+event stream themselves (keeping drafts); they get `<meta name="pinup-serve">` instead, which tells
+the board that this origin answers `/api/…`. A static copy of the same page (any file server,
+`file://`) has no marker, so the board never asks for an API that is not there. Variant files
+under `boards/<slug>/` are left as they are, so a variant in its sandboxed frame never reloads.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,6 +20,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 LIVE_PATH = "/_pinup/live.js"
 SCRIPT = f'<script src="{LIVE_PATH}" defer></script>'.encode()
 LIVE_JS = Path(__file__).resolve().parent.parent / "static" / "live" / "live.js"
+#: what board.js looks for before it talks to this origin's feedback API
+SERVED_MARKER = b'<meta name="pinup-serve" content="api">'
+_BOARD_PAGE = re.compile(r"/boards/[^/]+/(?:index\.html)?")
 
 
 @lru_cache(maxsize=1)
@@ -32,10 +39,21 @@ def is_site_page(path: str) -> bool:
     return path.endswith(("/", ".html"))
 
 
+def is_board_page(path: str) -> bool:
+    """A board's page (`/boards/<slug>/` or its index.html), not its variants or results."""
+    return _BOARD_PAGE.fullmatch(path) is not None
+
+
 def inject(body: bytes) -> bytes:
     """The page with the script before its last </body> (or at the end)."""
     at = body.lower().rfind(b"</body>")
     return body + SCRIPT if at < 0 else body[:at] + SCRIPT + body[at:]
+
+
+def mark_served(body: bytes) -> bytes:
+    """The board page with the marker in its head, before the board's script reads it."""
+    at = body.lower().find(b"</head>")
+    return SERVED_MARKER + body if at < 0 else body[:at] + SERVED_MARKER + b"\n" + body[at:]
 
 
 class LiveReload:
@@ -50,7 +68,14 @@ class LiveReload:
         if path == LIVE_PATH and scope["method"] in ("GET", "HEAD"):
             await self._script(scope, send)
             return
-        if scope["method"] != "GET" or not is_site_page(path):
+        if scope["method"] != "GET":
+            await self.app(scope, receive, send)
+            return
+        if is_site_page(path):
+            edit = inject
+        elif is_board_page(path):
+            edit = mark_served
+        else:
             await self.app(scope, receive, send)
             return
         start: Message | None = None
@@ -71,7 +96,7 @@ class LiveReload:
             chunks.append(message.get("body", b""))
             if message.get("more_body", False):
                 return
-            body = inject(b"".join(chunks))
+            body = edit(b"".join(chunks))
             kept = [(k, v) for k, v in start.get("headers", []) if k.lower() not in (b"content-length", b"etag")]
             kept.append((b"content-length", str(len(body)).encode()))
             await send({**start, "headers": kept})

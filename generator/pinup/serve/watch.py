@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pinup.boards.built import built_boards
+from pinup.serve.restyle import PageShapes
 from pinup.serve.workspace import Workspace, build
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -93,6 +94,7 @@ class Watcher:
         self.say = say
         self.step_ms = step_ms
         self.stop_event = threading.Event()
+        self.shapes = PageShapes(ws.out)  # tells a change of styles only from one a page must reload for
         self.thread = threading.Thread(target=self.run, name="pinup-watch", daemon=True)
 
     def start(self) -> None:
@@ -111,6 +113,7 @@ class Watcher:
         from watchfiles import watch
 
         catch_up = False  # a folder was added: build once more when its watch is up
+        self.shapes.prime()
         try:
             while not self.stop_event.is_set():
                 folders = watched_folders(self.ws)
@@ -155,7 +158,8 @@ class Watcher:
         return False
 
     def rebuild(self, changes: int) -> None:
-        """One incremental build; on success a `rebuilt` event, a reload for boards whose round changed."""
+        """One incremental build; on success a `rebuilt` event (naming the changes a page takes in
+        place: `restyled`), a reload for boards whose round changed."""
         from pinup.build import BuildError
 
         started = time.perf_counter()
@@ -173,13 +177,15 @@ class Watcher:
             f"SERVE_REBUILT: {len(result.changed)} files changed ({changes} paths edited) "
             f"in {time.perf_counter() - started:.2f}s"
         )
+        restyled = self.shapes.restyled(result.changed)
         if result.changed or self.boards.build_error is not None:  # nothing new: no page needs to hear of it
-            self.boards.rebuilt(result.build_id, pages)
+            self.boards.rebuilt(result.build_id, pages, restyled)
         for slug, now in built_boards(self.ws.out).items():
             was = before.get(slug)
             if was is None or was.round != now.round:  # same round: the `rebuilt` event covers it
                 self.boards.reload(slug, now.build)
 
     def _failed(self, message: str) -> None:
+        self.shapes.forget()
         self.say(f"SERVE_BUILD_ERROR: {message} (still serving the last good build)")
         self.boards.build_failed(message)

@@ -18,10 +18,15 @@
   var NAME_KEY = "pinup:reviewer";
   var timeoutMs = Number(params.get("progressTimeout") || cfg.progressTimeoutMs || 300000);
   var pollMs = Number(params.get("pollInterval") || cfg.pollIntervalMs || 2000);
-  var local = !cfg.apiUrl && location.protocol !== "file:";
+  /* Where feedback goes: the endpoint the build recorded (a hosted board), or this origin when
+     `pinup serve` serves the page (it marks board pages with <meta name="pinup-serve">). A static
+     copy has neither: it never asks for an API that is not there, and offers the JSON instead. */
+  var served = !!document.querySelector('meta[name="pinup-serve"]');
+  var endpoint = !!cfg.apiUrl || served;
+  var local = !cfg.apiUrl && served;
 
   var state = { ratings: {}, action: null, clientId: null, sending: false, locked: false };
-  var B = { cfg: cfg, $: $, $$: $$, params: params, limits: limits, state: state, parts: [] };
+  var B = { cfg: cfg, $: $, $$: $$, params: params, limits: limits, state: state, parts: [], endpoint: endpoint };
   window.pinupBoard = B;
 
   /* ---------- storage (may be unavailable, e.g. file:// in some browsers) ---------- */
@@ -403,10 +408,10 @@
       showError("Your feedback was not sent", "Some of what you wrote does not fit:", body, problems);
       return;
     }
-    if (location.protocol === "file:" && !cfg.apiUrl) {
+    if (!endpoint) {
       setStatus("", JSON.stringify(body, null, 2));
-      showError("Opened from a file: there is no server to send to",
-        "Copy this JSON and give it to your designer or agent, or open the board through `pinup serve`.", body);
+      showError("Feedback cannot be sent from this copy of the board",
+        "This copy is not connected to a feedback server, so nothing was sent.", body);
       return;
     }
     state.sending = true;
@@ -414,6 +419,7 @@
     $("#regen-btn").disabled = true;
     send(body).then(function (reply) {
       state.sending = false;
+      live.closedWhileSending = false;
       var record = Object.assign({ id: reply.id }, body);
       var json = JSON.stringify(record, null, 2);
       try { if (localStore) { localStore.removeItem(DRAFT_KEY); } } catch (e2) { /* ignore */ }
@@ -434,6 +440,7 @@
         err.status >= 500 ? "Your feedback was not saved" : "Your feedback was not sent",
         offline ? "The feedback server did not answer. It may have stopped; your draft is kept on this device." : err.message,
         body, err.items);
+      if (live.closedWhileSending) { live.closedWhileSending = false; showClosed(); } /* someone else's choice closed it */
     });
   }
   $("#feedback-form").addEventListener("submit", function (e) { e.preventDefault(); submit(false); });
@@ -441,7 +448,7 @@
 
   /* ---------- live updates: one event stream for the page's whole life ---------- */
   var live = { source: null, poll: null, timer: null, waiting: false, lastBody: null, closedShown: false,
-               failures: 0, seenRegenerating: false, buildError: false,
+               failures: 0, seenRegenerating: false, buildError: false, closedWhileSending: false,
                epoch: 0 /* one more each time the board starts waiting for a round (this tab's request, its retry, or another reviewer's request the server reports): polls asked before are stale */ };
   function progressMessage(text) { $("#progress-message").textContent = text; }
   function reloadKeepingScroll() {
@@ -463,6 +470,36 @@
     $("#update-banner").hidden = false;
   }
   $("#update-reload").addEventListener("click", function () { saveDraft(); reloadKeepingScroll(); });
+
+  /* the page's styles and token values changed, nothing else (the server checked): take them in
+     place, keeping the draft, scroll and pins; anything unexpected falls back to a new version */
+  function restyle() {
+    var fallback = function () { newVersion("A new version of this board is ready."); };
+    fetch(location.pathname, { cache: "no-store", credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) { throw new Error(String(r.status)); } return r.text(); })
+      .then(function (html) {
+        /* only the head and the config are read: parsing the whole page (its variants) costs more */
+        var end = html.indexOf("\u003c/head>");
+        var fresh = new DOMParser().parseFromString(end > 0 ? html.slice(0, end) : "", "text/html").querySelectorAll("head > style");
+        var now = $$("head > style");
+        /* "\u003c": this script is inlined in the page, where a closing script tag would end it */
+        var mark = '\u003cscript type="application/json" id="board-config">';
+        var at = html.indexOf(mark);
+        var stop = at < 0 ? -1 : html.indexOf("\u003c/script>", at);
+        var next = stop < 0 ? null : JSON.parse(html.slice(at + mark.length, stop));
+        if (!next || next.board !== cfg.board || next.round !== cfg.round || fresh.length !== now.length ||
+            !(B.retoken ? B.retoken(next.tweakables || []) : !(next.tweakables || []).length)) {
+          fallback();
+          return;
+        }
+        now.forEach(function (style, i) {
+          if (style.textContent !== fresh[i].textContent) { style.textContent = fresh[i].textContent; }
+        });
+        cfg.build = next.build;
+        cfg.tweakables = next.tweakables;
+      })
+      .catch(fallback);
+  }
 
   function showClosed() {
     if (state.locked || live.closedShown) { return; }
@@ -492,7 +529,13 @@
       var mine = !data.pages || !data.pages.length || data.pages.some(function (p) {
         return String(p).indexOf("boards/" + cfg.board + "/") >= 0;
       });
-      if (mine) { newVersion("A new version of this board is ready."); }
+      var page = "boards/" + cfg.board + "/index.html";
+      var others = (data.pages || []).some(function (p) { /* a variant or another file of this board */
+        return String(p).indexOf("boards/" + cfg.board + "/") >= 0 && p !== page;
+      });
+      if (mine && !others && !live.waiting && Array.isArray(data.restyled) && data.restyled.indexOf(page) >= 0) {
+        restyle();
+      } else if (mine) { newVersion("A new version of this board is ready."); }
       return;
     }
     if (data.type === "build_error") {
@@ -528,6 +571,9 @@
       return;
     }
     if (data.closed || data.status === "done") {
+      /* the server tells every page before it answers the POST that closed the round: while this
+         tab's own submit is under way, its answer decides between the thank-you and "closed" */
+      if (state.sending) { live.closedWhileSending = true; return; }
       if (!live.waiting && statusEl.textContent !== "submitted") { showClosed(); }
       return;
     }
@@ -640,6 +686,7 @@
       window.scrollTo(scroll.x || 0, scroll.y || 0);
     }
     if (local) { connect(); }
+    if (!endpoint) { $("#no-endpoint").hidden = false; }
     B.parts.forEach(function (p) { if (p.start) { p.start(); } });
   };
 })();

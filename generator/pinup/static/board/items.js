@@ -1,6 +1,6 @@
 /* Earlier feedback items (GET /api/items): each pin or comment from earlier rounds with its status
  * and the agent's summary; a reviewer can mark one to reopen with this round's submission.
- * Without the endpoint (static hosting, opened from a file) the section simply stays hidden. */
+ * Without an endpoint (a static copy, opened from a file) the section stays hidden and nothing is asked. */
 (function () {
   "use strict";
   var B = window.pinupBoard;
@@ -47,7 +47,7 @@
     $("#earlier-items").hidden = !items.length;
   }
   function load() {
-    if (location.protocol === "file:") { return; }
+    if (!B.endpoint || location.protocol === "file:") { return; }
     fetch(B.apiBase() + "/api/items?board=" + encodeURIComponent(B.cfg.board), { cache: "no-store", credentials: "omit" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {

@@ -65,6 +65,23 @@
     applyAll();
     B.saveDraft();
   });
+  /* the DESIGN.md's values changed under the page (same controls): new defaults, and the controls
+     the reviewer has not touched show them; false when the controls themselves changed */
+  B.retoken = function (next) {
+    var same = next.length === items.length && next.every(function (t, i) {
+      return t.token === items[i].token && t.kind === items[i].kind;
+    });
+    if (!same) { return false; }
+    next.forEach(function (t) { byToken[t.token] = t; });
+    items = next;
+    $$(".tweak-input").forEach(function (input) {
+      var token = input.getAttribute("data-token");
+      if (!(token in values)) { setInput(input, byToken[token].value); }
+      else if (values[token] === byToken[token].value) { delete values[token]; }
+    });
+    applyAll();
+    return true;
+  };
   B.onFrameReady = function (id) {
     if (Object.keys(values).length && B.cfg.kinds[id] === "html") { B.postToFrame(id, { type: "tweak", items: messageItems() }); }
   };

@@ -2,7 +2,10 @@
  *
  * Listens to /api/events?site=1. When the served build changes (a "rebuilt" event, or a new
  * version after a reconnect, e.g. across a restart) the page reloads and keeps its scroll
- * position. A "build_error" shows a banner; the page keeps showing the last good build.
+ * position, unless the rebuild changed nothing of this page but styles: the server names those
+ * changes (`restyled`: stylesheets, and pages whose styles alone changed), and the page swaps its
+ * stylesheets and inline styles in place, keeping its scroll and state, as Vite does for CSS.
+ * A "build_error" shows a banner; the page keeps showing the last good build.
  * EventSource reconnects by itself (the server sends `retry:`); if it gives up, the script
  * polls /api/progress?site=1 every 2 s and goes back to SSE once the server answers.
  * ?noSSE=1 forces polling and ?pollInterval=<ms> changes its interval (for tests).
@@ -63,9 +66,64 @@
     return false;
   }
 
+  /* ---------- changes of styles only, taken in place ---------- */
+  function siteName(url) { /* a same-origin URL as the site names its files: "colors.html", "assets/site.css" */
+    var u = new URL(url, location.href);
+    if (u.origin !== location.origin) { return null; }
+    var name = decodeURIComponent(u.pathname).replace(/^\/+/, "");
+    return name === "" || /\/$/.test(name) ? name + "index.html" : name;
+  }
+  function inPlace(data) {
+    var page = siteName(location.href);
+    return Array.isArray(data.restyled) && version !== null &&
+      ((data.pages || []).indexOf(page) < 0 || data.restyled.indexOf(page) >= 0);
+  }
+  function swapSheet(link, name, v) {
+    var fresh = link.cloneNode(false);
+    var url = new URL(link.href);
+    url.searchParams.set("pinup-v", v);
+    fresh.href = url.href;
+    /* the old sheets stay until the new one has loaded (no flash of an unstyled page); a quicker
+       second edit replaces the newest only, and its load removes every older one */
+    link.setAttribute("data-pinup-replaced", name);
+    fresh.addEventListener("load", function () {
+      Array.prototype.forEach.call(document.querySelectorAll("link[data-pinup-replaced]"), function (old) {
+        if (old.getAttribute("data-pinup-replaced") === name && old.parentNode) { old.parentNode.removeChild(old); }
+      });
+    });
+    fresh.addEventListener("error", reload);
+    link.parentNode.insertBefore(fresh, link.nextSibling);
+  }
+  function swapInline() {
+    fetch(location.pathname, { cache: "no-store" })
+      .then(function (r) { if (!r.ok) { throw new Error(String(r.status)); } return r.text(); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelectorAll("head > style");
+        var now = document.querySelectorAll("head > style");
+        if (fresh.length !== now.length) { reload(); return; }
+        Array.prototype.forEach.call(now, function (style, i) {
+          if (style.textContent !== fresh[i].textContent) { style.textContent = fresh[i].textContent; }
+        });
+      })
+      .catch(reload);
+  }
+  function restyle(data) {
+    Array.prototype.forEach.call(document.querySelectorAll('link[rel="stylesheet"]:not([data-pinup-replaced])'), function (link) {
+      var name = siteName(link.href);
+      if (name && data.restyled.indexOf(name) >= 0) { swapSheet(link, name, data.version); }
+    });
+    if (data.restyled.indexOf(siteName(location.href)) >= 0) { swapInline(); }
+  }
+
   function handle(data) {
     if (!data || typeof data !== "object") { return; }
     if (data.type === "build_error") { showError(String(data.message || "unknown error")); return; }
+    if (data.type === "rebuilt" && typeof data.version === "string" && data.version !== version && inPlace(data)) {
+      version = data.version;
+      clearError();
+      restyle(data);
+      return;
+    }
     if (data.type === "rebuilt") { if (!seen(data.version)) { clearError(); } return; }
     if (seen(data.version)) { return; }
     if (data.buildError) { showError(String(data.buildError)); } else { clearError(); }

@@ -1,0 +1,115 @@
+"""An edit of token values swaps the styles of open pages in place (scroll, drafts and the page itself
+kept); an edit of what a page says still reloads it. Real `pinup serve`, real Chromium."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serve_helpers import BOARD, start
+
+from pinup.serve.restyle import PageShapes, shape
+
+OUTLINE = ('  outline: "#7b7567"', '  outline: "#7b7511"')
+PROSE = ("Keep exactly one primary button per screen", "Keep exactly one primary button on each screen")
+BORDER = "getComputedStyle(document.documentElement).getPropertyValue('--pinup-border').trim()"
+
+
+def edit(ws: Path, old: str, new: str) -> None:
+    design = ws / "DESIGN.md"
+    text = design.read_text(encoding="utf-8")
+    assert old in text
+    design.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def mark(page: Any) -> None:
+    """A value only this load of the page holds: a reload loses it."""
+    page.evaluate("window.pinupSameLoad = 'yes'")
+
+
+def same_load(page: Any) -> bool:
+    return bool(page.evaluate("window.pinupSameLoad === 'yes'"))
+
+
+@pytest.mark.browser
+def test_a_token_edit_swaps_styles_in_place_and_a_prose_edit_reloads(browser: Any, checkout: Path) -> None:
+    ws = checkout / "site_src"
+    server = start(checkout, "--no-open", "--timeout", "0")
+    context = browser.new_context(viewport={"width": 375, "height": 480})  # the served pages' own CSP applies
+    errors: list[str] = []
+    try:
+        guide = context.new_page()
+        board = context.new_page()
+        colours = context.new_page()
+        for tab in (guide, board, colours):
+            tab.on("pageerror", lambda e: errors.append(str(e)))
+        guide.goto(f"{server.base}/guidelines.html")
+        colours.goto(f"{server.base}/colors.html")
+        for tab in (guide, colours):
+            tab.wait_for_function("() => window.pinupLive && window.pinupLive.version()")
+        board.goto(f"{server.base}/boards/{BOARD}/index.html")
+        board.wait_for_selector("#submit-btn")
+        board.check("input[name=preferred][value=B]")
+        board.fill("#overall-feedback", "Half-written thoughts")
+        board.click(".pin-mode-btn[data-variant=A]")  # a pin being placed: page state a reload would drop
+        for tab, y in ((guide, 200), (board, 1500)):
+            tab.evaluate(f"window.scrollTo({{top: {y}, behavior: 'instant'}})")
+            assert tab.evaluate("window.scrollY") == y
+            mark(tab)
+        mark(colours)
+        assert guide.evaluate(BORDER) == "#7b7567" and board.evaluate(BORDER) == "#7b7567"
+
+        edit(ws, *OUTLINE)  # the border colour: in every stylesheet, and as text on the colours page only
+        for tab in (guide, board):
+            tab.wait_for_function(f"() => {BORDER} === '#7b7511'")
+        colours.wait_for_function("() => document.body && document.body.textContent.includes('#7b7511')")
+        assert same_load(guide) and same_load(board)  # swapped in place
+        assert guide.evaluate("window.scrollY") == 200 and board.evaluate("window.scrollY") == 1500
+        assert board.input_value("#overall-feedback") == "Half-written thoughts"
+        assert board.is_checked("input[name=preferred][value=B]")
+        assert board.get_attribute(".pin-mode-btn[data-variant=A]", "aria-pressed") == "true"
+        assert board.locator("#update-banner").is_hidden() and board.locator("#banner").is_hidden()
+        assert not same_load(colours)  # it shows the value as text: reloaded
+        assert guide.locator("link[rel=stylesheet][href*='theme.css']").count() == 1  # the old sheet is gone
+
+        mark(colours)
+        edit(ws, *PROSE)  # words on the guidelines page: it reloads; the board and colours pages do not show them
+        guide.wait_for_function(f"() => document.body && document.body.textContent.includes({PROSE[1]!r})")
+        assert not same_load(guide)
+        guide.wait_for_function("() => window.pinupLive && window.pinupLive.version()")
+        assert same_load(board) and same_load(colours)
+        assert board.input_value("#overall-feedback") == "Half-written thoughts"
+        assert errors == []
+    finally:
+        context.close()
+        server.stop()
+
+
+def test_a_page_shape_ignores_styles_and_token_values_only(tmp_path: Path) -> None:
+    page = (
+        b"<html><head><style>:root{--a:#111}</style></head><body><p>Hello</p>"
+        b'<section id="tweaks" class="panel"><input value="#111"></section>'
+        b'<script type="application/json" id="board-config">{"build": "1"}</script></body></html>'
+    )
+    restyled = page.replace(b"--a:#111", b"--a:#222").replace(b'value="#111"', b'value="#222"').replace(b'"1"', b'"2"')
+    assert shape(restyled) == shape(page)
+    assert shape(page.replace(b"Hello", b"Hi")) != shape(page)
+    assert shape(page.replace(b"<style>", b'<style media="print">')) != shape(page)
+    unclosed = b"<p>a</p><style>x"
+    assert shape(unclosed) != shape(b"<p>b</p><style>x")
+
+    site = tmp_path / "site"
+    (site / "boards" / "b").mkdir(parents=True)
+    (site / "index.html").write_bytes(page)
+    (site / "boards" / "b" / "index.html").write_bytes(page)
+    (site / "boards" / "b" / "variant.html").write_bytes(page)
+    shapes = PageShapes(site)
+    shapes.prime()
+    (site / "index.html").write_bytes(restyled)
+    (site / "boards" / "b" / "index.html").write_bytes(page.replace(b"Hello", b"Hi"))
+    changed = ["index.html", "boards/b/index.html", "boards/b/variant.html", "assets/theme.css", "search.js"]
+    assert shapes.restyled(changed) == ["index.html", "assets/theme.css"]
+    shapes.forget()  # after a failed build nothing counts as restyled until shapes are known again
+    assert shapes.restyled(["index.html"]) == []
+    assert shapes.restyled(["index.html"]) == ["index.html"]
