@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "mcp": "pinup.cli.agents:mcp",
     "pdf": "pinup.cli.pdf:pdf",
     "tweaks": "pinup.cli.tweaks:tweaks",
+    "verify": "pinup.cli.verify:verify",
 }
 
 #: subcommands of `pinup feedback`.
