@@ -131,26 +131,36 @@ def _box_rect(pin: Pin, width: int, height: int) -> Rect:
     return Rect.around(x * width, y * height, max(w * width, 1), max(h * height, 1))
 
 
+def pin_regions(kind: str, shot: Shot, pins: list[Pin], viewport: Viewport) -> list[Rect]:
+    """Where each pin points in a render of its variant: its selector's element, else its box.
+
+    An HTML pin's box is a share of the frame the reviewer saw; an image pin's, of the image.
+    `shot.rects` holds the rects of the pins that have a selector, in order.
+    """
+    frame = (shot.image.width, shot.image.height) if kind == "image" else (viewport.width, viewport.height)
+    regions, at = [], 0
+    for pin in pins:
+        region = _box_rect(pin, *frame)
+        if pin.selector:
+            region = shot.rects[at] or region
+            at += 1
+        regions.append(region)
+    return regions
+
+
 def check_pins(approved: Approved, variant: Shot, page: Shot, viewport: Viewport) -> list[PinResult]:
     """Each pin of the approved variant, followed into the implementation by its selector."""
     width = max(variant.image.width, page.image.width)
     height = max(variant.image.height, page.image.height)
     left, right = padded(variant.image, width, height), padded(page.image, width, height)
-    # an HTML pin's box is a share of the frame the reviewer saw; an image pin's, of the image
-    frame = (
-        (variant.image.width, variant.image.height) if approved.kind == "image" else (viewport.width, viewport.height)
-    )
     results, at = [], 0
-    for pin in approved.pins:
+    for pin, v_rect in zip(approved.pins, pin_regions(approved.kind, variant, approved.pins, viewport), strict=True):
         in_variant = in_page = None
-        v_rect = _box_rect(pin, *frame)
         rect: Rect | None = v_rect
         if pin.selector:
-            found_v, found_p = variant.rects[at], page.rects[at]
+            in_variant, in_page = variant.rects[at] is not None, page.rects[at] is not None
+            rect = page.rects[at]
             at += 1
-            in_variant, in_page = found_v is not None, found_p is not None
-            v_rect = found_v or v_rect
-            rect = found_p
         if rect is None:
             crop = right.crop(v_rect.box())
             results.append(
