@@ -23,6 +23,14 @@ class MissingMaths(Exception):
     """The image libraries are not installed; the message says how to install them."""
 
 
+def check_installed() -> None:
+    """MissingMaths unless the image libraries can be imported (found, not yet loaded: that is slow)."""
+    from importlib.util import find_spec
+
+    if any(find_spec(name) is None for name in ("numpy", "pybind11_pixelmatch", "skimage")):
+        _libraries()  # raises with the install hint
+
+
 def _libraries() -> tuple[Any, Any, Any]:
     try:
         import numpy

@@ -192,19 +192,25 @@ def verify(
     report_dir: Path | None = None,
 ) -> Verdict:
     """Render, compare and (with `report_dir`) write the report; VerifyError when it cannot run."""
+    import threading
+
     from pinup.verify.approved import approved as find_approved
-    from pinup.verify.compare import MissingMaths, _libraries
+    from pinup.verify.compare import MissingMaths, _libraries, check_installed
 
     try:
-        _libraries()
+        check_installed()
     except MissingMaths as exc:
         raise VerifyError(str(exc)) from None
     chosen = find_approved(src, store, board, variant, round_)
     viewport = Viewport.of(chosen.device)
     selectors = [p.selector for p in chosen.pins if p.selector]
+    # SciPy and scikit-image take about a second to import: do it while Chromium renders
+    warm = threading.Thread(target=_libraries, name="pinup-verify-imports", daemon=True)
+    warm.start()
     with Renderer() as renderer:
         left = renderer.shot(file_target(chosen.file), viewport, selectors, timeout)
         right = renderer.shot(target, viewport, selectors, timeout)
+    warm.join()
     verdict = Verdict(
         approved=chosen,
         target=target,
