@@ -252,3 +252,22 @@ def test_the_mcp_tool_returns_the_verdict_and_the_diff_picture(served: Served) -
         assert (230, 20, 60) in {picture.getpixel((x, y)) for x in range(0, 1440, 8) for y in range(0, 900, 8)}
     remote = box["remote"]
     assert remote.is_error and "--allow-host example.com" in remote.content[0].text
+
+
+@pytest.mark.browser
+def test_the_served_report_works_under_the_servers_csp(served: Served, browser: Any) -> None:
+    code, _, err = verify(served, "--url", f"{served.base}/moved.html")
+    assert code == 0, err
+    context = browser.new_context()  # no bypass_csp: the inline slider script must be allowed by its hash
+    try:
+        page = context.new_page()
+        problems: list[str] = []
+        page.on("console", lambda message: problems.append(message.text))
+        page.on("requestfailed", lambda request: problems.append(request.url))
+        page.goto(f"{served.base}/boards/{BOARD}/verify/index.html")
+        page.fill("#reveal", "20")
+        assert page.eval_on_selector("#overlay-top", "e => e.style.clipPath") == "inset(0px 80% 0px 0px)"
+        assert page.evaluate("[...document.images].every((i) => i.complete && i.naturalWidth > 0)")
+        assert problems == []
+    finally:
+        context.close()
