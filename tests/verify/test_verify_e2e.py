@@ -170,6 +170,10 @@ def test_bad_input_exits_2_with_the_reason(served: Served) -> None:
     assert code == 2 and "no final pick yet" in err and "--variant (A, B, C)" in err
     code, _, err = verify(served, "--file", str(svg), "--variant", "Z", board="sighting-badge")
     assert code == 2 and "no variant 'Z'" in err
+    code, _, err = verify(served, "--file", str(svg), "--round", "7")
+    assert code == 2 and "board trail-home has no round 7 (rounds: 1)" in err
+    code, _, err = verify(served, "--file", str(svg), board="no-such-board")
+    assert code == 2 and "no board 'no-such-board'" in err and "sighting-badge, trail-home" in err
 
 
 @pytest.mark.browser
@@ -200,6 +204,9 @@ def test_a_page_that_never_finishes_loading_times_out(served: Served) -> None:
 
 def test_a_remote_url_is_refused_before_any_request(served: Served) -> None:
     """Named by a non-loopback name, a listening server gets no request: the check comes first."""
+    from pinup.verify.target import is_loopback_host
+
+    assert not is_loopback_host(socket.gethostname())  # this machine's name, which resolves here
     seen: list[socket.socket] = []
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
