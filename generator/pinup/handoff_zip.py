@@ -53,10 +53,7 @@ class Archive:
         with zipfile.ZipFile(buffer, "w") as archive:
             for name in sorted(self.entries):
                 info = zipfile.ZipInfo(name, date_time=FIXED_TIME)
-                info.compress_type = zipfile.ZIP_DEFLATED
-                info.create_system = 3  # Unix, wherever it was made, so the mode below reads the same
-                info.external_attr = 0o644 << 16
-                archive.writestr(info, self.entries[name], compresslevel=9)
+                archive.writestr(info, self.entries[name], compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
         path.parent.mkdir(parents=True, exist_ok=True)
         replace_file(path, buffer.getvalue())
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from PIL import Image, ImageDraw, ImageFont
 from pixelmatch.contrib.PIL import pixelmatch
 
-from pinup.verify.compare import COLOR_THRESHOLD, DIFF_RED, compare
+from pinup.verify.compare import COLOR_THRESHOLD, compare
+
+DIFF_RED = (255, 0, 0)  # pixelmatch marks differing pixels in this red
 
 
 def drawing(shift: int = 0, text: str = "Log a sighting") -> Image.Image:

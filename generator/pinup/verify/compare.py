@@ -15,8 +15,6 @@ from typing import Any
 COLOR_THRESHOLD = 0.1
 #: what a page shorter or narrower than the other is padded with
 _PAD = (255, 255, 255)
-#: the red of differing pixels in the diff picture (anti-aliased ones are left out of it)
-DIFF_RED = (230, 20, 60)
 
 
 class MissingMaths(Exception):
@@ -51,7 +49,7 @@ class PixelDiff:
     height: int
     differing: int
     ssim: float
-    #: the first image faded to grey with the differing pixels in red (PIL RGB image)
+    #: pixelmatch's picture: the first image faded, differing pixels red, anti-aliased ones yellow (PIL RGB)
     image: Any
 
     @property
@@ -78,20 +76,16 @@ def compare(first: Any, second: Any) -> PixelDiff:
     numpy, pm, structural_similarity = _libraries()
     width, height = max(first.width, second.width), max(first.height, second.height)
     a, b = padded(first, width, height), padded(second, width, height)
-    options = pm.Options()
+    options = pm.Options()  # pixelmatch's defaults: anti-aliased pixels detected and not counted
     options.threshold = COLOR_THRESHOLD
-    options.includeAA = False  # anti-aliased pixels are detected and not counted
-    options.diffMask = True
-    options.diffColor = pm.Color(*DIFF_RED, 255)
-    options.aaColor = pm.Color(0, 0, 0, 0)
-    mask = numpy.zeros((height, width, 4), dtype=numpy.uint8)
+    output = numpy.zeros((height, width, 4), dtype=numpy.uint8)
     differing = int(
-        pm.pixelmatch(numpy.asarray(a.convert("RGBA")), numpy.asarray(b.convert("RGBA")), output=mask, options=options)
+        pm.pixelmatch(
+            numpy.asarray(a.convert("RGBA")), numpy.asarray(b.convert("RGBA")), output=output, options=options
+        )
     )
+    picture = Image.fromarray(output, "RGBA").convert("RGB")  # the first image faded, differences in red
     gray_a, gray_b = ImageOps.grayscale(a), ImageOps.grayscale(b)
-    picture = Image.blend(gray_a.convert("RGB"), Image.new("RGB", a.size, _PAD), 0.8)
-    overlay = Image.fromarray(mask, "RGBA")
-    picture.paste(overlay, (0, 0), overlay)
     if width < 7 or height < 7:  # SSIM's window is 7 px: a tiny image is equal or not
         ssim = 1.0 if not differing else 0.0
     else:

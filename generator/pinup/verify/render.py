@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import io
 from dataclasses import dataclass, field
-from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -148,7 +147,7 @@ class Renderer:
             raise VerifyError(f"Chromium ({executable}) did not start: {_reason(exc)}") from None
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+    def __exit__(self, *_exc: object) -> None:
         try:
             if self._browser is not None:
                 self._browser.close()
