@@ -98,7 +98,7 @@ def verify(
     if (url is None) == (page_file is None):
         raise CouldNotVerify("give the implementation with either --url URL or --file PAGE")
     try:
-        target = url_target(url, allow_hosts) if url is not None else file_target(page_file)  # type: ignore[arg-type]
+        target = url_target(url, allow_hosts) if url is not None else file_target(Path(str(page_file)))
         ws, st = open_feedback(src, store, endpoint_url)
         folder = report_dir or Path(ws.out) / "boards" / board / "verify"
         verdict = run_verify(

@@ -64,13 +64,14 @@ def _pins(store: Any, slug: str, variant: str, round_: int) -> list[Pin]:
         if item.spec.kind != "pin" or item.spec.variant != variant or item.round != round_:
             continue
         box = pin.get("box") or {}
+        x, y, w, h = (float(box.get(k) or 0) for k in ("x", "y", "w", "h"))
         pins.append(
             Pin(
                 n=item.n,
                 note=item.spec.text,
                 severity=item.spec.severity,
                 selector=pin.get("selector") or None,
-                box=tuple(float(box.get(k) or 0) for k in ("x", "y", "w", "h")),  # type: ignore[arg-type]
+                box=(x, y, w, h),
             )
         )
     return pins
