@@ -43,9 +43,9 @@ def find_chromium(explicit: str | None = None) -> str:
 
 
 def is_loopback(host: str) -> bool:
-    """True for a host name or address that stays on this machine."""
-    name = host.strip("[]").lower()
-    if name in LOOPBACK_NAMES:
+    """True for names and addresses of this machine, decided without a DNS lookup."""
+    name = host.strip("[]").lower().rstrip(".")
+    if name in LOOPBACK_NAMES or name.endswith(".localhost"):
         return True
     try:
         return ipaddress.ip_address(name).is_loopback

@@ -355,6 +355,24 @@ def build_server(feedback: Feedback) -> Any:
         the built version ignores the reload, so calling both reloads the reviewer's tab once."""
         return await call(feedback.reload_board, board)
 
+    @server.tool(structured_output=False)  # text and an image, not JSON data
+    async def verify(
+        board: str,
+        url: str | None = None,
+        file: str | None = None,
+        variant: str | None = None,
+        round: int | None = None,
+        threshold: float = 0.01,
+        allow_host: list[str] | None = None,
+    ) -> list[Any]:
+        """Check a built page (a loopback `url`, or a local `file`) against the board's approved variant
+        (the final pick, or `variant`): the verdict ("matches" within `threshold`, a share of pixels, or
+        "differs"), SSIM, each pin (changed, untouched or missing), and the diff picture as an image."""
+        from pinup.verify.tool import verify_tool
+
+        args = (feedback.ws, feedback.store, board, url, file, variant, round, threshold, allow_host or [])
+        return await call(verify_tool, *args)
+
     @server.tool()
     async def spec(
         format: Annotated[

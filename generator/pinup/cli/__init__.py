@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "pdf": "pinup.cli.pdf:pdf",
     "tweaks": "pinup.cli.tweaks:tweaks",
     "extract": "pinup.cli.extract:extract",
+    "verify": "pinup.cli.verify:verify",
 }
 
 #: subcommands of `pinup feedback`.

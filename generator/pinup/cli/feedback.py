@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -313,15 +314,29 @@ def resolve(
 @click.option("--board", metavar="SLUG", help="Board (default: the latest record of any board).")
 @click.option("--id", "record_id", help="A specific record instead of the latest.")
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True)
+@click.option(
+    "--zip",
+    "zip_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write one archive instead: the hand-off, the picked variant's files, DESIGN.md with the tweaks "
+    "and its diff, a PNG of each pin's region (Chromium).",
+)
 @_src_option
 @_any_store_option
 @_endpoint_option
 def handoff(
-    board: str | None, record_id: str | None, fmt: str, src: str | None, store: str | None, endpoint_url: str | None
+    board: str | None,
+    record_id: str | None,
+    fmt: str,
+    zip_path: Path | None,
+    src: str | None,
+    store: str | None,
+    endpoint_url: str | None,
 ) -> None:
     """The hand-off for an agent: pick, ratings, every open item, pins, tweaks, and the commands to use.
 
     Reviewer text is quoted as JSON strings, so it cannot pose as headings or instructions.
+    With --zip the same inputs always give a byte-identical archive.
     """
     from pinup.handoff import board_info, build_handoff, render_markdown
     from pinup_feedback.lifecycle import lifecycle_for
@@ -342,4 +357,20 @@ def handoff(
     if endpoint_url and store and store.startswith("s3://"):
         store_args += ["--endpoint-url", endpoint_url]
     data = build_handoff(record, items, info, store_args)
+    if zip_path is not None:
+        _write_zip(zip_path, ws, record, data, render_markdown(data))
+        return
     click.echo(json.dumps(data, ensure_ascii=False, indent=2) if fmt == "json" else render_markdown(data))
+
+
+def _write_zip(path: Path, ws: Any, record: dict[str, Any], data: dict[str, Any], markdown: str) -> None:
+    from pinup.handoff_zip import HandoffZipError, build_zip
+
+    try:
+        archive = build_zip(Path(ws.src), record, data, markdown)
+        archive.write(path)
+    except HandoffZipError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+    click.echo(f"wrote {path} ({len(archive.entries)} files)")
