@@ -35,6 +35,8 @@ COMMANDS: dict[str, str] = {
     "mcp": "pinup.cli.agents:mcp",
     "pdf": "pinup.cli.pdf:pdf",
     "tweaks": "pinup.cli.tweaks:tweaks",
+    "schema": "pinup.cli.pipeline:schema",
+    "drift": "pinup.cli.pipeline:drift",
 }
 
 #: subcommands of `pinup feedback`.
@@ -52,7 +54,7 @@ FEEDBACK_COMMANDS: dict[str, str] = {
 #: commands that run once and end (not `serve`, `mcp`, `wait` or `generate`, which live on): see `main`
 ONE_SHOT = frozenset(
     {"lint", "export", "diff", "build", "gallery", "brands", "init", "feedback", "results", "publish"}
-    | {"spec", "pdf", "tweaks"}
+    | {"spec", "pdf", "tweaks", "schema", "drift"}
 )
 
 

@@ -34,10 +34,10 @@ def _source_name(path: str) -> str:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(LINT_FORMATS, case_sensitive=False),
+    type=click.Choice((*LINT_FORMATS, "sarif"), case_sensitive=False),
     default="json",
     show_default=True,
-    help="json (the reference's shape), markdown/md, or text for people.",
+    help="json (the reference's shape), markdown/md, text for people, or sarif (SARIF 2.1.0 for code scanning).",
 )
 @click.option("--extended", is_flag=True, help="Also run pinup's own checks (beyond the reference linter).")
 @click.option("-r", "--recursive", is_flag=True, help="Lint every .md file under each folder given.")
@@ -49,6 +49,11 @@ def lint(files: tuple[str, ...], fmt: str, extended: bool, recursive: bool) -> N
 
     Exit status: 1 when there are errors, 0 otherwise, 2 when a FILE can't be read.
     """
+    if fmt.lower() == "sarif":
+        from pinup.cli.lintrun import expand
+        from pinup.designmd.lintsarif import lint_sarif
+
+        sys.exit(lint_sarif(expand(files, recursive), extended=extended, stdout=sys.stdout, stderr=sys.stderr))
     from pinup.cli.lintrun import lint_files
 
     lint_files(files, fmt.lower(), extended, recursive)

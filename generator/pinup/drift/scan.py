@@ -1,0 +1,188 @@
+"""Find hard-coded design values in one file's text: colours, spacing, radii, font sizes and families.
+
+Two passes, each a left-to-right walk whose regexes cannot backtrack beyond a bounded run (possessive
+digit runs, bounded argument lists), so a file is scanned in time linear in its size, minified or not:
+
+- **Colours in code** (HTML, JS/TS, Vue, Svelte): every hex colour and colour function anywhere, except
+  `#id` selectors and `href="#…"` fragments; named colours only as the value of a colour property.
+- **Declarations** (`prop: value` in CSS, a `style` attribute, a JS style object, styled components):
+  in stylesheets every colour in a value (so `#fade {` selectors are never values); in every kind of
+  file the sizes of spacing, radius and font-size properties and the font family.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pinup.designmd.colors import NAMED_COLORS
+
+#: the kind of value each drift rule compares
+COLOR, SPACING, RADIUS, FONT_SIZE, FONT_FAMILY = "color", "spacing", "radius", "font-size", "font-family"
+
+STYLESHEET_SUFFIXES = frozenset({".css", ".scss", ".sass", ".less"})
+SCRIPT_SUFFIXES = frozenset({".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".vue", ".svelte"})
+MARKUP_SUFFIXES = frozenset({".html", ".htm"})
+SUFFIXES = STYLESHEET_SUFFIXES | SCRIPT_SUFFIXES | MARKUP_SUFFIXES
+
+_FUNCTIONS = "rgba?|hsla?|hwb|lab|lch|oklab|oklch|color-mix|color"
+#: a hex colour, or a colour function whose arguments hold at most four nested pairs of parentheses
+_COLOR = re.compile(
+    r"(?<![\w&#./$-])(?<!url\()#[0-9a-fA-F]{3,8}+(?![\w-])"
+    rf"|(?<![\w-])(?:{_FUNCTIONS})\((?:[^()\n]++|\([^()\n]*+\))*+\)",
+    re.IGNORECASE,
+)
+_HEX_LENGTHS = frozenset({4, 5, 7, 9})  # with the `#`
+_SELECTOR_AFTER = re.compile(r"[ \t]*+[{.:\[>+~(=]")
+_FRAGMENT_BEFORE = re.compile(r"(?:href|src|action|to)\s*=\s*[\"']?$", re.IGNORECASE)
+
+#: `name:` as a declaration starts (not `::before`); the name is bounded, so a long run costs nothing
+_DECLARATION = re.compile(r"(?<![\w$@-])([$@]?-{0,2}[A-Za-z_][\w-]{0,60}+)[ \t]*+:(?!:)[ \t]*+")
+_STYLESHEET_VALUE = re.compile(r"[^;{}]{0,2000}+")
+_MARKUP_VALUE = re.compile(r"[^;{}\n<>\"'`]{0,2000}+")
+_JS_NUMBER = re.compile(r"-?(?:\d++(?:\.\d++)?|\.\d++)(?=[ \t]*+[,}\n;])")
+_DIMENSION = re.compile(r"(?<![\w.#$-])-?(?:\d++(?:\.\d++)?|\.\d++)(?:px|rem|em)(?![\w%-])")
+_WORD = re.compile(r"(?<![\w#$@.-])[a-zA-Z]++(?![\w(-])")
+_CAMEL = re.compile(r"(?<=[a-z])([A-Z])")
+
+_SPACING_PROPS = frozenset(
+    {"margin", "padding", "gap", "row-gap", "column-gap", "grid-gap", "inset"}
+    | {f"{p}-{side}" for p in ("margin", "padding", "inset") for side in ("top", "right", "bottom", "left")}
+    | {
+        f"{p}-{axis}{end}"
+        for p in ("margin", "padding")
+        for axis in ("block", "inline")
+        for end in ("", "-start", "-end")
+    }
+)
+_RADIUS_PROPS = frozenset(
+    {"border-radius"}
+    | {f"border-{v}-{h}-radius" for v in ("top", "bottom") for h in ("left", "right")}
+    | {f"border-{b}-{i}-radius" for b in ("start", "end") for i in ("start", "end")}
+)
+_COLOR_PROPS = frozenset(
+    {"color", "background", "background-color", "fill", "stroke", "outline", "outline-color", "box-shadow"}
+    | {"text-shadow", "caret-color", "accent-color", "stop-color", "flood-color", "lighting-color", "column-rule"}
+    | {"text-decoration", "text-decoration-color", "column-rule-color", "border", "border-color"}
+    | {
+        f"border-{side}{end}"
+        for side in ("top", "right", "bottom", "left", "block", "inline")
+        for end in ("", "-color")
+    }
+)
+#: named colours that are no design decision
+_NOT_DRIFT_NAMES = frozenset({"transparent"})
+_GENERIC_FAMILIES = frozenset(
+    "serif sans-serif monospace cursive fantasy system-ui ui-serif ui-sans-serif ui-monospace ui-rounded emoji math "
+    "fangsong inherit initial unset revert revert-layer -apple-system blinkmacsystemfont".split()
+)
+
+
+class Literal:
+    """One hard-coded value: its kind, its text and where it starts and ends in the file's text."""
+
+    __slots__ = ("kind", "text", "start", "end", "prop")
+
+    def __init__(self, kind: str, text: str, start: int, end: int, prop: str | None) -> None:
+        self.kind = kind
+        self.text = text
+        self.start = start
+        self.end = end
+        self.prop = prop
+
+    def __repr__(self) -> str:
+        return f"Literal({self.kind}, {self.text!r}, {self.start})"
+
+
+def css_property(name: str) -> str:
+    """A JS style key (`borderRadius`) as the CSS property it sets (`border-radius`)."""
+    return _CAMEL.sub(r"-\1", name).lower() if not name.startswith("-") else name.lower()
+
+
+def _is_color(text: str) -> bool:
+    return not text.startswith("#") or len(text) in _HEX_LENGTHS
+
+
+def _code_colors(text: str) -> list[Literal]:
+    found: list[Literal] = []
+    for match in _COLOR.finditer(text):
+        value, start, end = match.group(), match.start(), match.end()
+        if not _is_color(value):
+            continue
+        if value.startswith("#"):
+            if _SELECTOR_AFTER.match(text, end) or _FRAGMENT_BEFORE.search(text, max(0, start - 12), start):
+                continue
+        found.append(Literal(COLOR, value, start, end, None))
+    return found
+
+
+def _family(value: str, offset: int, prop: str) -> Literal | None:
+    """The first family of a font-family value, unless it is generic or not a literal name."""
+    first = value.split(",", 1)[0]
+    name = first.strip().strip("\"'").strip()
+    if not name or name.lower() in _GENERIC_FAMILIES or any(ch in name for ch in "$@{}()#`"):
+        return None
+    start = offset + first.index(name)
+    return Literal(FONT_FAMILY, name, start, start + len(name), prop)
+
+
+def _value_literals(value: str, offset: int, prop: str, *, stylesheet: bool) -> list[Literal]:
+    found: list[Literal] = []
+    if stylesheet:
+        found += [Literal(c.kind, c.text, c.start + offset, c.end + offset, prop) for c in _code_colors(value)]
+    if prop in _COLOR_PROPS:
+        for word in _WORD.finditer(value):
+            lower = word.group().lower()
+            if lower in NAMED_COLORS and lower not in _NOT_DRIFT_NAMES:
+                found.append(Literal(COLOR, word.group(), word.start() + offset, word.end() + offset, prop))
+    kind = SPACING if prop in _SPACING_PROPS else RADIUS if prop in _RADIUS_PROPS else None
+    kind = FONT_SIZE if prop == "font-size" else kind
+    if kind is not None:
+        for dim in _DIMENSION.finditer(value):
+            if float(dim.group().rstrip("pxrem")) != 0:
+                found.append(Literal(kind, dim.group(), dim.start() + offset, dim.end() + offset, prop))
+    elif prop == "font-family":
+        family = _family(value, offset, prop)
+        if family is not None:
+            found.append(family)
+    return found
+
+
+def _declarations(text: str, *, stylesheet: bool, script: bool) -> list[Literal]:
+    found: list[Literal] = []
+    pos = 0
+    search = _DECLARATION.search
+    while (match := search(text, pos)) is not None:
+        prop, pos = css_property(match.group(1)), match.end()
+        quote = text[pos : pos + 1]
+        if not stylesheet and quote in ("'", '"', "`"):
+            close = text.find(quote, pos + 1, pos + 2002)
+            if close < 0:
+                continue
+            found += _value_literals(text[pos + 1 : close], pos + 1, prop, stylesheet=False)
+            pos = close + 1
+            continue
+        if script and (number := _JS_NUMBER.match(text, pos)) is not None:
+            if prop in _SPACING_PROPS or prop in _RADIUS_PROPS or prop == "font-size":
+                if float(number.group()) != 0:
+                    kind = FONT_SIZE if prop == "font-size" else SPACING if prop in _SPACING_PROPS else RADIUS
+                    found.append(Literal(kind, number.group(), number.start(), number.end(), prop))
+            pos = number.end()
+            continue
+        value = (_STYLESHEET_VALUE if stylesheet else _MARKUP_VALUE).match(text, pos)
+        assert value is not None  # both patterns match the empty string
+        end = value.end()
+        if stylesheet and text[end : end + 1] == "{":  # `a:hover {`: a selector, not a declaration
+            continue
+        found += _value_literals(value.group(), pos, prop, stylesheet=stylesheet)
+        pos = end
+    return found
+
+
+def scan(text: str, suffix: str) -> list[Literal]:
+    """Every hard-coded value in a file's text, in order of position (`suffix`: the file's, lowercase)."""
+    stylesheet = suffix in STYLESHEET_SUFFIXES
+    found = _declarations(text, stylesheet=stylesheet, script=suffix in SCRIPT_SUFFIXES)
+    if not stylesheet:
+        found += _code_colors(text)
+    found.sort(key=lambda lit: lit.start)
+    return found
