@@ -31,6 +31,7 @@ TOOLS = {
     "handoff",
     "reload_board",
     "spec",
+    "drift",
 }
 
 

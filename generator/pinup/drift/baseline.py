@@ -40,8 +40,10 @@ def load(path: str) -> Counter[tuple[str, str, str]]:
             data: Any = json.load(handle)
     except FileNotFoundError:
         raise BaselineError(f'baseline "{path}" not found (write one with --write-baseline {path})') from None
-    except (OSError, ValueError) as exc:
-        raise BaselineError(f'baseline "{path}" could not be read: {exc}') from None
+    except OSError as exc:
+        raise BaselineError(f'baseline "{path}" could not be read: {exc.strerror or exc}') from None
+    except ValueError as exc:  # not JSON, or not UTF-8
+        raise BaselineError(f'baseline "{path}" is not a pinup drift baseline: {exc}') from None
     try:
         if data["version"] != VERSION:
             raise ValueError(data["version"])
