@@ -87,7 +87,18 @@ def _color_match(literal: Literal, index: TokenIndex) -> Match | None:
 
 
 def match(literal: Literal, index: TokenIndex) -> Match | None:
-    """The literal's match, or None when it is no value after all (then it is not drift)."""
+    """The literal's match, or None when it is no value after all (then it is not drift).
+
+    Remembered per index: a codebase repeats the same few values thousands of times."""
+    key = (literal.kind, literal.text)
+    memo = index.matches
+    if key in memo:
+        return memo[key]
+    found = memo[key] = _match(literal, index)
+    return found
+
+
+def _match(literal: Literal, index: TokenIndex) -> Match | None:
     if literal.kind == scan.COLOR:
         return _color_match(literal, index)
     if literal.kind == scan.FONT_FAMILY:

@@ -69,6 +69,12 @@ _COLOR_PROPS = frozenset(
         for end in ("", "-color")
     }
 )
+#: property -> the kind of size it holds
+_SIZE_KINDS = {
+    **dict.fromkeys(_SPACING_PROPS, SPACING),
+    **dict.fromkeys(_RADIUS_PROPS, RADIUS),
+    "font-size": FONT_SIZE,
+}
 #: named colours that are no design decision
 _NOT_DRIFT_NAMES = frozenset({"transparent"})
 _GENERIC_FAMILIES = frozenset(
@@ -95,23 +101,22 @@ class Literal:
 
 def css_property(name: str) -> str:
     """A JS style key (`borderRadius`) as the CSS property it sets (`border-radius`)."""
-    return _CAMEL.sub(r"-\1", name).lower() if not name.startswith("-") else name.lower()
+    lower = name.lower()
+    if lower == name or name.startswith("-"):
+        return lower
+    return _CAMEL.sub(r"-\1", name).lower()
 
 
-def _is_color(text: str) -> bool:
-    return not text.startswith("#") or len(text) in _HEX_LENGTHS
-
-
-def _code_colors(text: str) -> list[Literal]:
+def _code_colors(text: str, offset: int = 0, prop: str | None = None) -> list[Literal]:
     found: list[Literal] = []
     for match in _COLOR.finditer(text):
         value, start, end = match.group(), match.start(), match.end()
-        if not _is_color(value):
-            continue
-        if value.startswith("#"):
+        if value[0] == "#":
+            if len(value) not in _HEX_LENGTHS:
+                continue
             if _SELECTOR_AFTER.match(text, end) or _FRAGMENT_BEFORE.search(text, max(0, start - 12), start):
                 continue
-        found.append(Literal(COLOR, value, start, end, None))
+        found.append(Literal(COLOR, value, start + offset, end + offset, prop))
     return found
 
 
@@ -126,16 +131,14 @@ def _family(value: str, offset: int, prop: str) -> Literal | None:
 
 
 def _value_literals(value: str, offset: int, prop: str, *, stylesheet: bool) -> list[Literal]:
-    found: list[Literal] = []
-    if stylesheet:
-        found += [Literal(c.kind, c.text, c.start + offset, c.end + offset, prop) for c in _code_colors(value)]
+    found = _code_colors(value, offset, prop) if stylesheet and ("#" in value or "(" in value) else []
     if prop in _COLOR_PROPS:
         for word in _WORD.finditer(value):
             lower = word.group().lower()
             if lower in NAMED_COLORS and lower not in _NOT_DRIFT_NAMES:
                 found.append(Literal(COLOR, word.group(), word.start() + offset, word.end() + offset, prop))
-    kind = SPACING if prop in _SPACING_PROPS else RADIUS if prop in _RADIUS_PROPS else None
-    kind = FONT_SIZE if prop == "font-size" else kind
+        return found
+    kind = _SIZE_KINDS.get(prop)
     if kind is not None:
         for dim in _DIMENSION.finditer(value):
             if float(dim.group().rstrip("pxrem")) != 0:
@@ -162,10 +165,9 @@ def _declarations(text: str, *, stylesheet: bool, script: bool) -> list[Literal]
             pos = close + 1
             continue
         if script and (number := _JS_NUMBER.match(text, pos)) is not None:
-            if prop in _SPACING_PROPS or prop in _RADIUS_PROPS or prop == "font-size":
-                if float(number.group()) != 0:
-                    kind = FONT_SIZE if prop == "font-size" else SPACING if prop in _SPACING_PROPS else RADIUS
-                    found.append(Literal(kind, number.group(), number.start(), number.end(), prop))
+            kind = _SIZE_KINDS.get(prop)
+            if kind is not None and float(number.group()) != 0:
+                found.append(Literal(kind, number.group(), number.start(), number.end(), prop))
             pos = number.end()
             continue
         value = (_STYLESHEET_VALUE if stylesheet else _MARKUP_VALUE).match(text, pos)

@@ -15,6 +15,7 @@ from pinup.designmd.exporters import css_vars, tailwind_css
 
 if TYPE_CHECKING:
     from pinup.designmd.model import DesignSystem
+    from pinup.drift.match import Match
 
 #: Tailwind v4 theme namespace -> the utility prefix that uses it
 _UTILITIES = {"--color-": "bg-", "--radius-": "rounded-", "--spacing-": "p-", "--text-": "text-", "--font-": "font-"}
@@ -89,6 +90,8 @@ class TokenIndex:
     """The design's colours, spacing, radii, font sizes and font families, in DESIGN.md order."""
 
     def __init__(self, design: DesignSystem) -> None:
+        #: (kind, literal text) -> its match, filled in by `match.match`
+        self.matches: dict[tuple[str, str], Match | None] = {}
         plain = css_vars.declarations(design)
         typo_vars = css_vars.typography_declarations(design)
         tailwind = tailwind_css.declarations(design)
