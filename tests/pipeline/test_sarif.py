@@ -131,5 +131,5 @@ def test_drift_sarif_has_positions_and_fix_hints(tmp_path: Path) -> None:
         for r in results
     ] == [(d["file"], d["line"], d["column"], d["rule"]) for d in expected]
     first = results[0]
-    assert first["message"]["text"].endswith("use var(--color-on-primary) or Tailwind bg-on-primary")
+    assert first["message"]["text"].endswith("use var(--color-on-primary) or Tailwind text-on-primary")
     assert first["locations"][0]["physicalLocation"]["region"]["endColumn"] == 29 + len("#ffffff")

@@ -24,14 +24,18 @@ SCRIPT_SUFFIXES = frozenset({".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts
 MARKUP_SUFFIXES = frozenset({".html", ".htm"})
 SUFFIXES = STYLESHEET_SUFFIXES | SCRIPT_SUFFIXES | MARKUP_SUFFIXES
 
-_FUNCTIONS = "rgba?|hsla?|hwb|lab|lch|oklab|oklch|color-mix|color"
-#: a hex colour, or a colour function whose arguments hold at most four nested pairs of parentheses
-_COLOR = re.compile(
-    r"(?<![\w&#./$-])(?<!url\()#[0-9a-fA-F]{3,8}+(?![\w-])"
-    rf"|(?<![\w-])(?:{_FUNCTIONS})\((?:[^()\n]++|\([^()\n]*+\))*+\)",
+#: a hex colour; its first character is a literal so the engine skips ahead to each `#`
+_HEX = re.compile(r"#(?<![\w&#./$-]#)(?<!url\(#)[0-9a-fA-F]{3,8}+(?![\w-])")
+#: a colour function (its arguments may hold parenthesised values: `color-mix(in srgb, red, rgb(0 0 0))`);
+#: it starts with one of the names' first letters, the rest of the name is checked against FUNCTIONS
+_FUNCTION = re.compile(
+    r"([rhloc])(?<![\w-][rhloc])(gba?|sla?|wb|ab|ch|klab|klch|olor-mix|olor)\((?:[^()\n]++|\([^()\n]*+\))*+\)",
     re.IGNORECASE,
 )
+FUNCTIONS = frozenset({"rgb", "rgba", "hsl", "hsla", "hwb", "lab", "lch", "oklab", "oklch", "color-mix", "color"})
 _HEX_LENGTHS = frozenset({4, 5, 7, 9})  # with the `#`
+_COMMA_AFTER = re.compile(r"[ \t]*+,")
+_BLOCK_END = re.compile(r"[{};]")
 _SELECTOR_AFTER = re.compile(r"[ \t]*+[{.:\[>+~(=]")
 _FRAGMENT_BEFORE = re.compile(r"(?:href|src|action|to)\s*=\s*[\"']?$", re.IGNORECASE)
 
@@ -75,6 +79,12 @@ _SIZE_KINDS = {
     **dict.fromkeys(_RADIUS_PROPS, RADIUS),
     "font-size": FONT_SIZE,
 }
+#: every property drift reads, by the name code writes it in (kebab-case or a JS style object's camelCase)
+_PROPS = {
+    spelled: prop
+    for prop in (*_COLOR_PROPS, *_SIZE_KINDS, "font-family")
+    for spelled in (prop, re.sub(r"-([a-z])", lambda m: m.group(1).upper(), prop))
+}
 #: named colours that are no design decision
 _NOT_DRIFT_NAMES = frozenset({"transparent"})
 _GENERIC_FAMILIES = frozenset(
@@ -107,17 +117,29 @@ def css_property(name: str) -> str:
     return _CAMEL.sub(r"-\1", name).lower()
 
 
-def _code_colors(text: str, offset: int = 0, prop: str | None = None) -> list[Literal]:
+def _code_colors(text: str, *, stylesheet: bool) -> list[Literal]:
     found: list[Literal] = []
-    for match in _COLOR.finditer(text):
+    for match in _HEX.finditer(text):
         value, start, end = match.group(), match.start(), match.end()
-        if value[0] == "#":
-            if len(value) not in _HEX_LENGTHS:
-                continue
-            if _SELECTOR_AFTER.match(text, end) or _FRAGMENT_BEFORE.search(text, max(0, start - 12), start):
-                continue
-        found.append(Literal(COLOR, value, start + offset, end + offset, prop))
+        if len(value) not in _HEX_LENGTHS or _SELECTOR_AFTER.match(text, end):
+            continue
+        if _FRAGMENT_BEFORE.search(text, max(0, start - 12), start):
+            continue
+        if stylesheet and _in_selector_list(text, end):
+            continue
+        found.append(Literal(COLOR, value, start, end, None))
+    for match in _FUNCTION.finditer(text):
+        if (match.group(1) + match.group(2)).lower() in FUNCTIONS:
+            found.append(Literal(COLOR, match.group(), match.start(), match.end(), None))
     return found
+
+
+def _in_selector_list(text: str, end: int) -> bool:
+    """`#fade, .x {`: a hex-looking id followed by a comma belongs to a selector when `{` comes before `;` or `}`."""
+    if not _COMMA_AFTER.match(text, end):
+        return False
+    stop = _BLOCK_END.search(text, end)
+    return stop is not None and stop.group() == "{"
 
 
 def _family(value: str, offset: int, prop: str) -> Literal | None:
@@ -130,8 +152,8 @@ def _family(value: str, offset: int, prop: str) -> Literal | None:
     return Literal(FONT_FAMILY, name, start, start + len(name), prop)
 
 
-def _value_literals(value: str, offset: int, prop: str, *, stylesheet: bool) -> list[Literal]:
-    found = _code_colors(value, offset, prop) if stylesheet and ("#" in value or "(" in value) else []
+def _value_literals(value: str, offset: int, prop: str) -> list[Literal]:
+    found: list[Literal] = []
     if prop in _COLOR_PROPS:
         for word in _WORD.finditer(value):
             lower = word.group().lower()
@@ -150,18 +172,25 @@ def _value_literals(value: str, offset: int, prop: str, *, stylesheet: bool) -> 
     return found
 
 
-def _declarations(text: str, *, stylesheet: bool, script: bool) -> list[Literal]:
+def _declarations(text: str, *, stylesheet: bool, script: bool, spans: list[tuple[int, int, str]]) -> list[Literal]:
+    """Sizes, families and named colours of declarations; `spans` gets where each colour property's value is."""
     found: list[Literal] = []
     pos = 0
     search = _DECLARATION.search
     while (match := search(text, pos)) is not None:
-        prop, pos = css_property(match.group(1)), match.end()
+        pos = match.end()
+        name = match.group(1)
+        prop = _PROPS.get(name) or _PROPS.get(css_property(name))
+        if prop is None:  # a property drift has no token for, a selector's `a:hover`, a URL's `https:`
+            continue
         quote = text[pos : pos + 1]
         if not stylesheet and quote in ("'", '"', "`"):
             close = text.find(quote, pos + 1, pos + 2002)
             if close < 0:
                 continue
-            found += _value_literals(text[pos + 1 : close], pos + 1, prop, stylesheet=False)
+            found += _value_literals(text[pos + 1 : close], pos + 1, prop)
+            if prop in _COLOR_PROPS:
+                spans.append((pos + 1, close, prop))
             pos = close + 1
             continue
         if script and (number := _JS_NUMBER.match(text, pos)) is not None:
@@ -173,18 +202,33 @@ def _declarations(text: str, *, stylesheet: bool, script: bool) -> list[Literal]
         value = (_STYLESHEET_VALUE if stylesheet else _MARKUP_VALUE).match(text, pos)
         assert value is not None  # both patterns match the empty string
         end = value.end()
-        if stylesheet and text[end : end + 1] == "{":  # `a:hover {`: a selector, not a declaration
+        if text[end : end + 1] == "{":  # `a:hover {`, `@media (min-width: 40em) {`: not a declaration
             continue
-        found += _value_literals(value.group(), pos, prop, stylesheet=stylesheet)
+        found += _value_literals(value.group(), pos, prop)
+        if prop in _COLOR_PROPS:
+            spans.append((pos, end, prop))
         pos = end
     return found
+
+
+def _with_properties(colors: list[Literal], spans: list[tuple[int, int, str]]) -> list[Literal]:
+    """Give each colour found in code the colour property whose value holds it (both lists in order)."""
+    at = 0
+    for color in colors:
+        while at < len(spans) and spans[at][1] < color.end:
+            at += 1
+        if at < len(spans) and spans[at][0] <= color.start:
+            color.prop = spans[at][2]
+    return colors
 
 
 def scan(text: str, suffix: str) -> list[Literal]:
     """Every hard-coded value in a file's text, in order of position (`suffix`: the file's, lowercase)."""
     stylesheet = suffix in STYLESHEET_SUFFIXES
-    found = _declarations(text, stylesheet=stylesheet, script=suffix in SCRIPT_SUFFIXES)
-    if not stylesheet:
-        found += _code_colors(text)
+    spans: list[tuple[int, int, str]] = []
+    found = _declarations(text, stylesheet=stylesheet, script=suffix in SCRIPT_SUFFIXES, spans=spans)
+    colors = _code_colors(text, stylesheet=stylesheet)
+    colors.sort(key=lambda lit: lit.start)
+    found += _with_properties(colors, spans)
     found.sort(key=lambda lit: lit.start)
     return found
