@@ -16,11 +16,12 @@ from __future__ import annotations
 import math
 import re
 
+from pinup.designmd.colordiff import to_oklab
 from pinup.designmd.colors import parse_css_color
 from pinup.drift import scan
 from pinup.drift.colorfn import parse_color_function
 from pinup.drift.scan import Literal
-from pinup.drift.tokens import Token, TokenIndex, oklab, to_px
+from pinup.drift.tokens import Token, TokenIndex, to_px
 
 COLOR_NEAR = 0.02
 PX_NEAR = 1.0
@@ -70,7 +71,7 @@ def _color_match(literal: Literal, index: TokenIndex) -> Match | None:
     parsed = parse_color_function(text) if text[:6].lower() == "color(" else parse_css_color(text)
     if parsed is None:
         return None  # not a colour after all (`rgb(var(--x))`, `#0g`)
-    lab, alpha = oklab(parsed), 1.0 if parsed.a is None else parsed.a
+    lab, alpha = to_oklab(parsed), 1.0 if parsed.a is None else parsed.a
     best: Token | None = None
     best_distance = math.inf
     for token in index.colors:

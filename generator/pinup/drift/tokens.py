@@ -7,10 +7,9 @@ writes (read from their own `declarations`, in the design's token order), never 
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
-from pinup.designmd import colors
+from pinup.designmd.colordiff import to_oklab
 from pinup.designmd.exporters import css_vars, tailwind_css
 
 if TYPE_CHECKING:
@@ -75,12 +74,6 @@ def _color_utility(prop: str | None) -> str:
     return "bg-"
 
 
-def oklab(color: object) -> tuple[float, float, float]:
-    """OKLab (L, a, b) of a colour's 8-bit sRGB channels (from `designmd.colors`'s OKLCH)."""
-    lightness, chroma, hue = colors.to_oklch(color)
-    return lightness, chroma * math.cos(math.radians(hue)), chroma * math.sin(math.radians(hue))
-
-
 def to_px(value: float, unit: str) -> float:
     """A length in CSS pixels; rem and em at the default 16px (unitless JS numbers are pixels, as React reads them)."""
     return value * PX_PER_EM if unit in ("rem", "em") else value
@@ -105,7 +98,7 @@ class TokenIndex:
                 c.hex,
                 plain[i][0],
                 tailwind[i][0],
-                lab=oklab(c),
+                lab=to_oklab(c),
                 alpha=1.0 if c.a is None else c.a,
             )
             for i, (name, c) in enumerate(design.colors.items())
