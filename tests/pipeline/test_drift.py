@@ -1,6 +1,6 @@
 """`pinup drift`: hard-coded values in every supported language, found at their exact positions.
 
-drift_tree/ holds a DESIGN.md and one file per language (CSS, SCSS, Less, HTML, JS, TSX, JSX, TS, Vue,
+drift_tree/ holds a DESIGN.md and one file per language (CSS, SCSS, Sass, Less, HTML, JS, TSX, JSX, TS, Vue,
 Svelte); drift_tree/expected.json lists every finding, reviewed by hand, so a new case is a text edit.
 """
 
@@ -52,9 +52,9 @@ def test_every_language_reports_each_value_at_its_exact_position() -> None:
     assert code == 1 and err == ""
     report = json.loads(out)
     assert [{k: d[k] for k in KEYS} for d in report["drift"]] == EXPECTED
-    assert report["files"] == 10 and report["tokens"] == 12
+    assert report["files"] == 11 and report["tokens"] == 12
     suffixes = {Path(d["file"]).suffix for d in EXPECTED}
-    assert suffixes == {".css", ".scss", ".less", ".html", ".js", ".tsx", ".jsx", ".ts", ".vue", ".svelte"}
+    assert suffixes == {".css", ".scss", ".sass", ".less", ".html", ".js", ".tsx", ".jsx", ".ts", ".vue", ".svelte"}
 
 
 @pytest.mark.parametrize("finding", EXPECTED, ids=lambda d: f"{d['file']}:{d['line']}:{d['column']}")

@@ -42,6 +42,7 @@ _FRAGMENT_BEFORE = re.compile(r"(?:href|src|action|to)\s*=\s*[\"']?$", re.IGNORE
 #: `name:` as a declaration starts (not `::before`); the name is bounded, so a long run costs nothing
 _DECLARATION = re.compile(r"(?<![\w$@-])([$@]?-{0,2}[A-Za-z_][\w-]{0,60}+)[ \t]*+:(?!:)[ \t]*+")
 _STYLESHEET_VALUE = re.compile(r"[^;{}]{0,2000}+")
+_SASS_VALUE = re.compile(r"[^;{}\n]{0,2000}+")  # the indented syntax ends a declaration with its line
 _MARKUP_VALUE = re.compile(r"[^;{}\n<>\"'`]{0,2000}+")
 _JS_NUMBER = re.compile(r"-?(?:\d++(?:\.\d++)?|\.\d++)(?=[ \t]*+[,}\n;])")
 _DIMENSION = re.compile(r"(?<![\w.#$-])-?(?:\d++(?:\.\d++)?|\.\d++)(?:px|rem|em)(?![\w%-])")
@@ -172,7 +173,9 @@ def _value_literals(value: str, offset: int, prop: str) -> list[Literal]:
     return found
 
 
-def _declarations(text: str, *, stylesheet: bool, script: bool, spans: list[tuple[int, int, str]]) -> list[Literal]:
+def _declarations(
+    text: str, *, stylesheet: bool, script: bool, spans: list[tuple[int, int, str]], sass: bool = False
+) -> list[Literal]:
     """Sizes, families and named colours of declarations; `spans` gets where each colour property's value is."""
     found: list[Literal] = []
     pos = 0
@@ -199,7 +202,7 @@ def _declarations(text: str, *, stylesheet: bool, script: bool, spans: list[tupl
                 found.append(Literal(kind, number.group(), number.start(), number.end(), prop))
             pos = number.end()
             continue
-        value = (_STYLESHEET_VALUE if stylesheet else _MARKUP_VALUE).match(text, pos)
+        value = (_SASS_VALUE if sass else _STYLESHEET_VALUE if stylesheet else _MARKUP_VALUE).match(text, pos)
         assert value is not None  # both patterns match the empty string
         end = value.end()
         if text[end : end + 1] == "{":  # `a:hover {`, `@media (min-width: 40em) {`: not a declaration
@@ -226,7 +229,9 @@ def scan(text: str, suffix: str) -> list[Literal]:
     """Every hard-coded value in a file's text, in order of position (`suffix`: the file's, lowercase)."""
     stylesheet = suffix in STYLESHEET_SUFFIXES
     spans: list[tuple[int, int, str]] = []
-    found = _declarations(text, stylesheet=stylesheet, script=suffix in SCRIPT_SUFFIXES, spans=spans)
+    found = _declarations(
+        text, stylesheet=stylesheet, script=suffix in SCRIPT_SUFFIXES, spans=spans, sass=suffix == ".sass"
+    )
     colors = _code_colors(text, stylesheet=stylesheet)
     colors.sort(key=lambda lit: lit.start)
     found += _with_properties(colors, spans)
