@@ -10,11 +10,12 @@ Vue and Svelte, each a few KB with hard-coded colours, sizes and fonts (one in f
 
 It prints files/s and MB/s for each, the ratio drift / baseline (the price of reading CSS rather
 than grepping it), and the linearity ratio: time for all / (10 x time for a tenth) (target: between
-0.8 and 1.25). The generated files are dense on purpose: nearly every declaration hard-codes a value
-(about 280 findings per file), the worst case for drift's per-finding work.
+0.8 and 1.25). By default the generated files are dense: nearly every declaration hard-codes a value
+(about 280 findings per file), the worst case for drift's per-finding work; `--typical` makes one
+rule in ten hard-code its values and the rest use `var(--…)`, as code that mostly follows its tokens.
 CPU time (process time) is reported beside wall time; judge on CPU on a busy machine.
 
-    .venv/bin/python bench/drift_scale.py [--files 10000] [--keep DIR]
+    .venv/bin/python bench/drift_scale.py [--files 10000] [--typical] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -59,7 +60,13 @@ Scale test.
 """
 
 
-def css_rule(rng: random.Random, i: int) -> str:
+def css_rule(rng: random.Random, i: int, dense: bool) -> str:
+    if not dense and rng.random() < 0.9:  # typical code: most rules use the tokens
+        return (
+            f".c{i} {{ color: var(--color-primary); padding: var(--spacing-md) var(--spacing-sm); "
+            f"border-radius: var(--rounded-md); font-size: var(--text-body); }}\n"
+            f".c{i} .inner {{ margin: 0 auto; display: flex; background: var(--color-surface); }}\n"
+        )
     colour = rng.choice(["#0b57d0", "#ffffff", "#123456", "rgb(179 38 30)", "hsl(210 17% 98%)", "tomato"])
     return (
         f".c{i} {{ color: {colour}; padding: {rng.choice([8, 12, 16])}px {rng.choice([4, 8])}px; "
@@ -68,19 +75,21 @@ def css_rule(rng: random.Random, i: int) -> str:
     )
 
 
-def body(kind: str, rng: random.Random) -> str:
-    rules = "".join(css_rule(rng, i) for i in range(40))
+def body(kind: str, rng: random.Random, dense: bool) -> str:
+    rules = "".join(css_rule(rng, i, dense) for i in range(40))
     if kind in (".css", ".scss", ".less"):
         return rules
     if kind == ".html":
         return f"<!doctype html><style>{rules}</style>\n" + '<a href="#top" style="color: white">x</a>\n' * 40
     if kind == ".vue" or kind == ".svelte":
         return "<template><div/></template>\n<script>export default {}</script>\n" + f"<style>{rules}</style>\n"
-    lines = [f"export const s{i} = {{ color: '#0b57d0', fontSize: 16, padding: '12px', gap: 8 }};\n" for i in range(80)]
+    hard = "{ color: '#0b57d0', fontSize: 16, padding: '12px', gap: 8 }"
+    tokens = "{ color: 'var(--color-primary)', fontSize: 'var(--text-body)', padding: 'var(--spacing-md)' }"
+    lines = [f"export const s{i} = {hard if dense or rng.random() < 0.1 else tokens};\n" for i in range(80)]
     return "".join(lines)
 
 
-def make_tree(root: Path, files: int) -> list[Path]:
+def make_tree(root: Path, files: int, dense: bool) -> list[Path]:
     rng = random.Random(39)
     kinds = [".css", ".scss", ".less", ".html", ".js", ".tsx", ".vue", ".svelte"]
     (root / "DESIGN.md").write_text(DESIGN, "utf-8")
@@ -89,7 +98,7 @@ def make_tree(root: Path, files: int) -> list[Path]:
         folder = root / "packages" / f"p{n % 100:03d}" / "src" / f"d{n % 7}"
         folder.mkdir(parents=True, exist_ok=True)
         kind = kinds[n % len(kinds)]
-        text = body(kind, rng)
+        text = body(kind, rng, dense)
         if n % 50 == 0:  # a minified bundle: one long line
             kind, text = ".css", (text.replace("\n", "") * 15)
         path = folder / f"f{n}{kind}"
@@ -124,10 +133,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--files", type=int, default=10_000)
     parser.add_argument("--keep", type=Path, help="generate the tree here and keep it")
+    parser.add_argument(
+        "--typical", action="store_true", help="one rule in ten hard-codes its values (default: nearly all do)"
+    )
     args = parser.parse_args()
     root = args.keep or Path(tempfile.mkdtemp(prefix="pinup-drift-scale-"))
     try:
-        paths = make_tree(root, args.files)
+        paths = make_tree(root, args.files, dense=not args.typical)
         tenth = paths[: len(paths) // 10]
         size = sum(p.stat().st_size for p in paths)
         size_tenth = sum(p.stat().st_size for p in tenth)
