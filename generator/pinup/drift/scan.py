@@ -1,13 +1,15 @@
 """Find hard-coded design values in one file's text: colours, spacing, radii, font sizes and families.
 
-Two passes, each a left-to-right walk whose regexes cannot backtrack beyond a bounded run (possessive
-digit runs, bounded argument lists), so a file is scanned in time linear in its size, minified or not:
+Two passes, each a left-to-right walk whose patterns cannot backtrack (possessive runs, bounded
+names, no nested unbounded repetition), so a file is scanned in time linear in its size, minified
+or not:
 
-- **Colours in code** (HTML, JS/TS, Vue, Svelte): every hex colour and colour function anywhere, except
-  `#id` selectors and `href="#…"` fragments; named colours only as the value of a colour property.
-- **Declarations** (`prop: value` in CSS, a `style` attribute, a JS style object, styled components):
-  in stylesheets every colour in a value (so `#fade {` selectors are never values); in every kind of
-  file the sizes of spacing, radius and font-size properties and the font family.
+- **Colours**, anywhere: every hex colour and colour function (each pattern starts with a literal,
+  so the engine skips to candidates), except `#id` selectors (`#fade {`, `#fade:hover`, `#a, #b {`),
+  `href="#…"` fragments, `url(#…)` and `#private` JS fields.
+- **Declarations** (`prop: value` in CSS, a `style` attribute, a JS style object, styled components)
+  of the properties drift reads: named colours in colour properties, the sizes of spacing, radius and
+  font-size properties, the font family; and the colour property each colour above sits in.
 """
 
 from __future__ import annotations
