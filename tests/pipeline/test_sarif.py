@@ -100,6 +100,8 @@ def test_lint_sarif_has_every_rule_with_spec_help_and_each_finding_at_its_line(t
         "design/DESIGN.md"
     }
     assert all(r["level"] in ("error", "warning", "note") for r in run["results"])
+    fingerprints = [r["partialFingerprints"]["pinupFingerprint/v1"] for r in run["results"]]
+    assert len(set(fingerprints)) == len(fingerprints)  # code scanning keeps each finding as its own alert
 
 
 def test_lint_sarif_covers_many_files_and_extended_rules(tmp_path: Path) -> None:
@@ -130,6 +132,9 @@ def test_drift_sarif_has_positions_and_fix_hints(tmp_path: Path) -> None:
         )
         for r in results
     ] == [(d["file"], d["line"], d["column"], d["rule"]) for d in expected]
+    fingerprints = [r["partialFingerprints"]["pinupFingerprint/v1"] for r in results]
+    assert len(set(fingerprints)) == len(fingerprints)
+    assert "src/button.css:drift-spacing:16px:1" in fingerprints
     first = results[0]
     assert first["message"]["text"].endswith("use var(--color-on-primary) or Tailwind text-on-primary")
     assert first["locations"][0]["physicalLocation"]["region"]["endColumn"] == 29 + len("#ffffff")

@@ -47,7 +47,12 @@ def lint_sarif(paths: list[str], *, extended: bool, stdout: TextIO, stderr: Text
             errors += finding.severity == "error"
             rule = finding.rule if finding.rule is not None and finding.rule in rule_ids else FRONT_MATTER_RULE
             message = f"{finding.path}: {finding.message}" if finding.path else finding.message
-            results.append(sarif.result(rule_ids, rule, finding.severity, message, uri, finding.line or 1))
+            # the token path (or, for a finding about the prose, its line) tells two findings of a rule apart
+            where = finding.path if finding.path is not None else f"line {finding.line}"
+            fingerprint = f"{uri}:{rule}:{where}"
+            results.append(
+                sarif.result(rule_ids, rule, finding.severity, message, uri, finding.line or 1, fingerprint=fingerprint)
+            )
     stdout.write(sarif.dumps(sarif.sarif_log(rules, results)))
     stdout.flush()
     if unreadable:

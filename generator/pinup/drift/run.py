@@ -183,22 +183,30 @@ def sarif_rules() -> list[dict[str, Any]]:
 
 
 def to_sarif(drifts: list[Drift]) -> str:
+    """The drifts as a SARIF log; each result's fingerprint is its file, rule, value and which occurrence
+    of that value in the file it is, so code scanning follows an alert as lines move (as the baseline does)."""
+    from collections import Counter
+
     rules = sarif_rules()
     ids = [r["id"] for r in rules]
-    results = [
-        sarif.result(
-            ids,
-            d.rule,
-            "warning",
-            d.message(),
-            d.uri,
-            d.line,
-            d.column,
-            d.end_column,
-            fingerprint=f"{d.uri}:{d.rule}:{d.literal.text}",
+    seen: Counter[tuple[str, str, str]] = Counter()
+    results = []
+    for d in drifts:
+        key = (d.uri, d.rule, d.literal.text)
+        seen[key] += 1
+        results.append(
+            sarif.result(
+                ids,
+                d.rule,
+                "warning",
+                d.message(),
+                d.uri,
+                d.line,
+                d.column,
+                d.end_column,
+                fingerprint=f"{d.uri}:{d.rule}:{d.literal.text}:{seen[key]}",
+            )
         )
-        for d in drifts
-    ]
     return sarif.dumps(sarif.sarif_log(rules, results))
 
 
