@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 from cli_runner import run_forked as run_pinup
-from jsonschema import Draft202012Validator
+from jsonschema import Draft7Validator, Draft202012Validator
 
 from pinup.designmd.sections import COMPONENT_SUB_TOKENS, SCHEMA_KEYS, TYPOGRAPHY_PROPERTIES
 from pinup.spec import KEY_NOTES
@@ -98,6 +98,19 @@ def test_what_the_linter_calls_an_error_the_schema_rejects(
     assert found and all(p.startswith(where) for p in found)
 
 
+def test_draft_7_is_the_same_schema_for_older_validators(schema: dict[str, Any]) -> None:
+    done = run_pinup("schema", "--draft", "7")
+    assert done.returncode == 0, done.stderr
+    seven = json.loads(done.stdout)
+    assert seven["$schema"] == "http://json-schema.org/draft-07/schema#"
+    assert {**seven, "$schema": schema["$schema"]} == schema
+    Draft7Validator.check_schema(seven)
+    validator = Draft7Validator(seven)
+    for path in DESIGNS:
+        assert list(validator.iter_errors(front_matter(path.read_text("utf-8")))) == [], path
+    assert list(validator.iter_errors({"colors": {"primary": "not-a-colour"}}))
+
+
 def test_what_the_linter_only_warns_about_the_schema_allows(validator: Draft202012Validator) -> None:
     front = {
         "colours": {"primary": "#000"},  # a typo of `colors`: a warning
@@ -108,3 +121,12 @@ def test_what_the_linter_only_warns_about_the_schema_allows(validator: Draft2020
         "omitted": ["Shapes", {"section": "Layout", "reason": "one column"}],
     }
     assert problems(validator, front) == []
+
+
+def test_the_modeline_changes_nothing_pinup_lint_reports() -> None:
+    """docs/pipeline.md puts `# yaml-language-server: $schema=…` on the first front-matter line."""
+    source = (ROOT / "site_src" / "DESIGN.md").read_bytes()
+    with_modeline = source.replace(b"---\n", b"---\n# yaml-language-server: $schema=./design-md.schema.json\n", 1)
+    assert with_modeline != source
+    plain, marked = run_pinup("lint", "-", input=source), run_pinup("lint", "-", input=with_modeline)
+    assert (marked.returncode, marked.stdout) == (plain.returncode, plain.stdout)

@@ -9,7 +9,14 @@ import click
 
 
 @click.command("schema", context_settings={"help_option_names": ["-h", "--help"]})
-def schema() -> None:
+@click.option(
+    "--draft",
+    type=click.Choice(("2020-12", "7")),
+    default="2020-12",
+    show_default=True,
+    help="The JSON Schema dialect: 7 for validators that know no later draft.",
+)
+def schema(draft: str) -> None:
     """Print a JSON Schema (draft 2020-12) of DESIGN.md front matter, for editors.
 
     Generated from the definitions the linter uses. Save it and point your editor at it
@@ -17,7 +24,7 @@ def schema() -> None:
     """
     from pinup.designmd.schema import schema_text
 
-    click.echo(schema_text(), nl=False)
+    click.echo(schema_text(draft), nl=False)
 
 
 @click.command("drift", context_settings={"help_option_names": ["-h", "--help"]})
