@@ -408,6 +408,23 @@ def build_server(feedback: Feedback) -> Any:
         except ValueError as exc:
             raise ResourceNotFoundError(str(exc)) from None
 
+    @server.tool()
+    async def drift(paths: list[str], design: str | None = None, baseline: str | None = None) -> dict[str, Any]:
+        """Hard-coded colours, spacing, radii, font sizes and families in code (files or folders, relative
+        to the server's folder), each with the DESIGN.md token it equals or nearly equals, its CSS variable
+        and Tailwind class, as `pinup drift --format json` reports them. `design`: the DESIGN.md (default:
+        the nearest one); `baseline`: report only drift not recorded in this file."""
+        from pinup.drift.baseline import BaselineError
+        from pinup.drift.run import DriftError, check
+
+        def scan() -> dict[str, Any]:
+            try:
+                return check(paths, design, baseline).as_json(baselined=baseline is not None)
+            except (DriftError, BaselineError) as exc:
+                raise ToolError(str(exc)) from None
+
+        return await call(scan)
+
     return server
 
 

@@ -117,7 +117,11 @@ def test_prose_hex_values_match_tokens(path: Path) -> None:
     from pinup.designmd.lint import lint_path
 
     report = lint_path(path, extended=True)
-    problems = [(f.severity, f.path, f.message) for f in report.findings if f.severity != "info"]
+    # cvd-pair is about the brand's own palette (IBM's and Coinbase's red and green status colours
+    # look alike with deuteranopia), not about how the file was written: tests/pipeline checks it
+    problems = [
+        (f.severity, f.path, f.message) for f in report.findings if f.severity != "info" and f.rule != "cvd-pair"
+    ]
     assert problems == []
 
 

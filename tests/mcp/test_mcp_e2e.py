@@ -32,6 +32,7 @@ TOOLS = {
     "reload_board",
     "spec",
     "verify",
+    "drift",
 }
 
 

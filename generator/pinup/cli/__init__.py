@@ -32,6 +32,8 @@ COMMANDS: dict[str, str] = {
     "tweaks": "pinup.cli.tweaks:tweaks",
     "extract": "pinup.cli.extract:extract",
     "verify": "pinup.cli.verify:verify",
+    "schema": "pinup.cli.pipeline:schema",
+    "drift": "pinup.cli.pipeline:drift",
 }
 
 #: subcommands of `pinup feedback`.
@@ -49,7 +51,7 @@ FEEDBACK_COMMANDS: dict[str, str] = {
 #: commands that run once and end (not `serve`, `mcp`, `wait` or `generate`, which live on): see `main`
 ONE_SHOT = frozenset(
     {"lint", "export", "diff", "build", "gallery", "brands", "init", "feedback", "results", "publish"}
-    | {"spec", "pdf", "tweaks"}
+    | {"spec", "pdf", "tweaks", "schema", "drift"}
 )
 
 

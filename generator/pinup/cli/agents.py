@@ -43,7 +43,7 @@ def mcp(workspace: str | None, store: str | None, endpoint_url: str | None) -> N
     """Run a Model Context Protocol server over stdio for coding agents (see docs/agents.md).
 
     Tools: list_boards, get_feedback, wait_for_feedback, list_items, claim_item, resolve_item,
-    handoff, reload_board, spec.
+    handoff, reload_board, spec, drift.
     """
     from pinup.mcp_server import run
 

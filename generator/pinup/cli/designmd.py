@@ -35,10 +35,10 @@ def _source_name(path: str) -> str:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(("json", "markdown", "md", "text"), case_sensitive=False),
+    type=click.Choice(("json", "markdown", "md", "text", "sarif"), case_sensitive=False),
     default="json",
     show_default=True,
-    help="json (the reference's shape), markdown/md, or text for people.",
+    help="json (the reference's shape), markdown/md, text for people, or sarif (SARIF 2.1.0 for code scanning).",
 )
 @click.option("--extended", is_flag=True, help="Also run pinup's own checks (beyond the reference linter).")
 @click.option("-r", "--recursive", is_flag=True, help="Lint every .md file under each folder given.")
@@ -51,6 +51,10 @@ def lint(files: tuple[str, ...], fmt: str, extended: bool, recursive: bool) -> N
     Exit status: 1 when there are errors, 0 otherwise, 2 when a FILE can't be read.
     """
     fmt = fmt.lower()
+    if fmt == "sarif":
+        from pinup.designmd.lintsarif import lint_sarif
+
+        sys.exit(lint_sarif(_expand(files, recursive), extended=extended, stdout=sys.stdout, stderr=sys.stderr))
     if len(files) == 1 and not (recursive and os.path.isdir(files[0])):
         _lint_one(files[0], fmt, extended)
     from pinup.designmd.many import lint_many

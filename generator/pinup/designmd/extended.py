@@ -15,7 +15,7 @@ from pinup.designmd.colors import CssColor, parse_css_color, ratio
 from pinup.designmd.dimensions import STANDARD_UNITS, Dim, is_reference
 from pinup.designmd.jsnum import to_fixed
 from pinup.designmd.memo import remember
-from pinup.designmd.rules import mode_contrast, mode_values
+from pinup.designmd.rules import cvd_pairs, interactive_states, mode_contrast, mode_values, non_text_contrast
 from pinup.designmd.rules.base import Rule
 from pinup.designmd.sections import MAX_REFERENCE_DEPTH, canonical
 from pinup.designmd.yamlload import js_string
@@ -293,4 +293,7 @@ EXTENDED_RULES: tuple[Rule, ...] = (
     Rule("font-weight-range", "warning", font_weights.__doc__ or "", font_weights, extended=True),
     Rule("mode-value", "error", mode_values.check.__doc__ or "", mode_values.check, extended=True),
     Rule("mode-contrast", "warning", mode_contrast.check.__doc__ or "", mode_contrast.check, extended=True),
+    Rule("non-text-contrast", "warning", non_text_contrast.check.__doc__ or "", non_text_contrast.check, extended=True),
+    Rule("cvd-pair", "warning", cvd_pairs.check.__doc__ or "", cvd_pairs.check, extended=True),
+    Rule("interactive-states", "info", interactive_states.check.__doc__ or "", interactive_states.check, extended=True),
 )

@@ -7,12 +7,12 @@ how many elements use it. Colours within `SAME_COLOR` of each other (OKLab dista
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from pinup.designmd.colordiff import delta_e_ok as distance
 from pinup.designmd.colors import CssColor, parse_css_color, ratio, to_oklch
 from pinup.extract.sample import Element, PageSample
 
@@ -74,17 +74,6 @@ class Inferred:
     shadows: list[tuple[str, int]] = field(default_factory=list)
     #: component name -> sub-token -> value (token references)
     components: dict[str, dict[str, str]] = field(default_factory=dict)
-
-
-def _oklab(c: CssColor) -> tuple[float, float, float]:
-    lightness, chroma, hue = to_oklch(c)
-    return lightness, chroma * math.cos(math.radians(hue)), chroma * math.sin(math.radians(hue))
-
-
-def distance(a: CssColor, b: CssColor) -> float:
-    """OKLab (Euclidean) distance: about 0.02 is the smallest step people notice side by side."""
-    la, lb = _oklab(a), _oklab(b)
-    return math.dist(la, lb)
 
 
 def chroma(c: CssColor) -> float:

@@ -1,0 +1,1 @@
+export const W = () => <div style={{ color: "#fff", gap: 16 }} />;
