@@ -71,7 +71,7 @@ def expand(paths: tuple[str, ...], recursive: bool) -> list[str]:
 def lint_one(file: str, fmt: str, extended: bool) -> NoReturn:
     """The reference's single-file report, byte for byte."""
     from pinup.designmd import report
-    from pinup.designmd.lint import ReadError, read_source, run
+    from pinup.designmd.lint import ReadError, extended_note, read_source, run
 
     try:
         text = read_source(file)
@@ -88,7 +88,7 @@ def lint_one(file: str, fmt: str, extended: bool) -> NoReturn:
     else:
         name = "<stdin>" if file == "-" else file
         output = report.to_text(result.findings, summary, source_name=name, color=report.use_color(sys.stdout))
-        output += report.extended_note(result.findings if extended else run(text, extended=True).findings, extended)
+        output += extended_note(result.findings if extended else run(text, extended=True).findings, extended)
     sys.stdout.write(output)
     sys.stdout.flush()
     sys.exit(1 if summary["errors"] > 0 else 0)
