@@ -79,7 +79,7 @@ for brand in pinup.gallery.list_brands():
 #: what a whole-process rebuild after one edit cannot avoid: start-up, the CLI (its plain command
 #: line: no click) and the imports that linting, modelling and rendering the one changed DESIGN.md
 #: need (the YAML parser, Jinja2; its light model, as the gallery lints it; not the Markdown parser,
-#: as its prose comes from `pinup.docsite.prosememo`), and linting it; no page models, no pages
+#: as its prose comes from `pinup.prosememo`), and linting it; no page models, no pages
 REBUILD_FLOOR = """
 import gc; gc.disable()  # as `pinup gallery` runs (pinup.cli.main: one-shot commands)
 import sys

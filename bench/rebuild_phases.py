@@ -45,7 +45,7 @@ PHASES = (
     ("pinup.build", "write_pages", "  its files"),
     ("pinup.docsite.render", "render_page", "    pages rendered"),
     ("pinup.docsite.search", "search_index_js", "    search index"),
-    ("pinup.docsite.sitecache", "save", "  site cache saved"),
+    ("pinup.sitecache", "save", "  site cache saved"),
 )
 
 

@@ -48,7 +48,7 @@ def list_brands(root: Path | None = None) -> list[Brand]:
     gallery build with warm caches does not load pydantic to validate it again.
     """
     from pinup.brands import MANIFEST, brand_refs_dir, load_manifest
-    from pinup.build import cached
+    from pinup.sitecache import cached
 
     root = root or brand_refs_dir()
     try:
@@ -88,10 +88,11 @@ def write_brand(brand: Brand, sink: FileSink, fonts: str = "system") -> dict[str
     """Lint and write one brand into `sink`; returns its index card.
 
     The page models and the card come from the site cache when this DESIGN.md was built
-    before (`pinup.build.cached`); pages the previous build of `sink` rendered from the
+    before (`pinup.sitecache.cached`); pages the previous build of `sink` rendered from the
     same inputs are kept, the others rendered.
     """
-    from pinup.build import cached, read_design, write_pages
+    from pinup.build import read_design, write_pages
+    from pinup.sitecache import cached
 
     data = read_design(brand.path)
     site, card = cached(data, f"gallery|{fonts}", lambda: _brand_model(brand, data, fonts), brand.path)
@@ -166,7 +167,7 @@ def write_gallery(
     import hashlib
     import json
 
-    from pinup.build import code_fingerprint
+    from pinup.codeprint import code_fingerprint
 
     cards: dict[str, dict[str, object]] = {}
     fingerprints: dict[str, str] = {}
@@ -192,8 +193,8 @@ def write_gallery(
     # of one brand's card renders the index page again and keeps the assets without looking at them
     code = code_fingerprint()
     if writer.reuse("gallery-assets", code) is None:
-        from pinup.build import cached
         from pinup.docsite.render import STATIC_ASSETS, static_asset
+        from pinup.sitecache import cached
 
         with writer.group("gallery-assets", code):
             if code not in _INDEX_THEMES:  # a rebuild in this process: no need to load it again

@@ -160,10 +160,11 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
 
         `mkdocs serve` calls `on_config` again after every edit of any page of the docs: an
         unchanged DESIGN.md is then neither linted nor modelled again, and a new `mkdocs build`
-        after a token edit reads none of its unchanged prose (`pinup.build.cached`).
+        after a token edit reads none of its unchanged prose (`pinup.sitecache.cached`).
         """
-        from pinup.build import cached, lint_design
+        from pinup.build import lint_design
         from pinup.docsite.pages import build_site_model
+        from pinup.sitecache import cached
 
         try:
             data = design_path.read_bytes()

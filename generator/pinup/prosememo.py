@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pinup.designmd.memo import remember
-from pinup.docsite.cache import cache_root, enabled, usable_folder
+from pinup.usercache import cache_root, enabled, usable_folder
 from pinup_feedback.atomicfile import replace_file
 
 #: kind -> (its key -> the product); each module reads and fills its own kind

@@ -23,11 +23,13 @@ import hashlib
 import os
 import pickle
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pinup import __version__
-from pinup.docsite.cache import cache_root, enabled, usable_folder
+from pinup.codeprint import code_fingerprint
+from pinup.usercache import cache_root, enabled, usable_folder
 from pinup_feedback.atomicfile import replace_file
 
 #: bump when the entry layout changes (older entries are then never looked up)
@@ -37,6 +39,7 @@ MAX_ENTRIES = 400
 #: and at most this many bytes in all (a 2 MB DESIGN.md makes an entry of tens of MB)
 MAX_BYTES = 256 * 1024 * 1024
 _HEADER = b"pinup-site-cache\n"
+_T = TypeVar("_T")
 
 
 def folder() -> Path:
@@ -80,6 +83,29 @@ def load(key: str, slot: str | None = None) -> Any | None:
         pass
     if slot is not None:
         _SAVED.add(f"{path.parent}|{slot}")
+    return value
+
+
+def cached(design: bytes, options: str, make: Callable[[], _T], source: Path | None = None) -> _T:
+    """`make()`, or what it returned for the same DESIGN.md bytes, options and pinup code before.
+
+    The value (page models, no pydantic) is an entry of this cache; `options`
+    must name everything besides the DESIGN.md that shapes it. `source`: the file `design`
+    was read from, so an edit loop saves only its last version (see `save`).
+    """
+    code = code_fingerprint()
+    key = site_key(design, options=options, code=code)
+    slot = None if source is None else f"{options}|{source}"
+    value = load(key, slot)
+    if value is None:
+        if slot is None:
+            value = make()
+        else:
+            from pinup.prosememo import kept
+
+            with kept(slot, code):  # its unchanged prose is not read again (a new version after an edit)
+                value = make()
+        save(key, value, slot)
     return value
 
 

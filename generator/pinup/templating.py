@@ -45,8 +45,8 @@ def environment(area: str, package_dir: str, templates: str | None = None) -> En
     """
     from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
 
-    from pinup.docsite.cache import bytecode_cache
     from pinup.templating_template import template_class
+    from pinup.usercache import bytecode_cache
 
     loaders: list[BaseLoader] = [FileSystemLoader(str(d)) for d in override_dirs(area, templates)]
     loaders.append(FileSystemLoader(package_dir))

@@ -2,7 +2,7 @@
 
 Both let a new `pinup build` process skip work an earlier one did: Jinja2 keys cached
 bytecode by template name and a checksum of its source (an edited or overridden template
-is recompiled); `pinup.docsite.sitecache` keys page models by a hash of everything they
+is recompiled); `pinup.sitecache` keys page models by a hash of everything they
 are built from. Any problem with the cache folder (read-only home, no permission, a
 folder another user could write to) just turns the cache off.
 """

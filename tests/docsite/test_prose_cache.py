@@ -1,6 +1,6 @@
 """The prose products one build saves let the next process rebuild an edited DESIGN.md without parsing its prose.
 
-`pinup.docsite.prosememo`: after a token edit, a new `pinup build` process must write exactly
+`pinup.prosememo`: after a token edit, a new `pinup build` process must write exactly
 what a build without any cache writes, without importing markdown-it-py; after a prose edit it
 must parse the new prose (and still write the same as a build without cache). Files made by
 other code, damaged files and files in a folder others may write to are never used.
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from site_helpers import private_cache, tree
 
-from pinup.docsite import prosememo
+from pinup import prosememo
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a kind of product of these tests' own, so they never touch what the page builders keep

@@ -211,7 +211,7 @@ def test_site_rebuild_after_a_user_template_change(tmp_path: Path) -> None:
     assert b"first" in (out / "layout.html").read_bytes()
     footer.write_text('<footer class="mine">second, longer</footer>\n', "utf-8")
     os.utime(footer, ns=(footer.stat().st_atime_ns, footer.stat().st_mtime_ns + 1_000_000_000))
-    from pinup.build import code_fingerprint
+    from pinup.codeprint import code_fingerprint
 
     code_fingerprint.cache_clear()  # kept per process; a new `pinup build` computes it afresh
     build_all(BuildOptions(src=ws, out=out, templates=templates))

@@ -107,18 +107,13 @@ def _variant_views(board: Board, inline: bool) -> tuple[list[VariantView], dict[
     return views, copies
 
 
-def site_name(design: Any) -> str:
-    """The name the board pages give the design system."""
-    return (getattr(design, "name", None) or "pinup").strip() or "pinup"
-
-
 def render_board(
     board: Board, design: Any, options: Any, *, theme: str | None = None
 ) -> tuple[str, dict[str, str | bytes], dict[str, Any]]:
     """The board page HTML, the variant files to write, and the manifest.
 
     `theme`: the design's `theme_css`, when the caller renders several pages of one design."""
-    from pinup.boards.context import BoardConfig, BoardPage
+    from pinup.boards.context import BoardConfig, BoardPage, site_name
     from pinup.boards.limits import page_contract
     from pinup.theme import theme_css
     from pinup.tweaks import tweakables
@@ -185,7 +180,7 @@ def build_id(html: str, copies: dict[str, str | bytes], manifest: dict[str, Any]
 
 def render_index(boards: list[Board], design: Any, options: Any, *, theme: str | None = None) -> str:
     """The boards index page (only what each board.yaml says, and the theme)."""
-    from pinup.boards.context import BoardsIndexPage, BoardSummary
+    from pinup.boards.context import BoardsIndexPage, BoardSummary, site_name
     from pinup.theme import theme_css
 
     summaries = [

@@ -9,6 +9,11 @@ from pinup.records import Record, as_dict, field
 DEVICE_WIDTHS: dict[str, int] = {"phone": 375, "tablet": 768, "desktop": 1440}
 
 
+def site_name(design: Any) -> str:
+    """The name the board pages give the design system."""
+    return (getattr(design, "name", None) or "pinup").strip() or "pinup"
+
+
 class VariantView(Record, frozen=True):
     """One variant as the page shows it."""
 

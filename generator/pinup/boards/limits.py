@@ -82,7 +82,7 @@ def _cached_contract() -> tuple[dict[str, int], int, list[str]]:
     import sys
     from importlib.util import find_spec
 
-    from pinup.build import cached
+    from pinup.sitecache import cached
 
     if "pinup_feedback.schema" in sys.modules:
         return _contract()

@@ -189,7 +189,7 @@ def parse_board_yaml(path: Path, text: str | None = None) -> BoardSpec:
             raise BoardError(path, f"cannot read board file: {exc}") from exc
     known = _PARSED.get(text)
     if known is None:
-        from pinup.build import cached
+        from pinup.sitecache import cached
 
         # validated specs are kept in the build cache too, by the text (plain objects: the cache's key
         # holds pinup's code, which includes the schema): a later build needs neither ruamel nor pydantic

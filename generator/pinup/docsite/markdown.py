@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pinup.designmd.memo import remember
 from pinup.docsite.anchors import slugify
-from pinup.docsite.prosememo import keep, memo, recall
+from pinup.prosememo import keep, memo, recall
 
 if TYPE_CHECKING:  # pragma: no cover
     from markdown_it import MarkdownIt
@@ -68,7 +68,7 @@ def render_markdown(text: str, *, allow_html: bool = False, env: dict[str, Any] 
 #: token edit (`pinup serve`) parses none of the unchanged prose again. Readers never change
 #: the tokens (rendering only sets heading ids, the same ones each time).
 _PARSED: dict[tuple[bool, str], list[Any]] = {}
-#: and its HTML, by the same key (kept on disk too: `pinup.docsite.prosememo`): rendering depends
+#: and its HTML, by the same key (kept on disk too: `pinup.prosememo`): rendering depends
 #: only on the tokens (each render starts with a fresh env, so heading ids come out the same every time)
 _PARSED_MAX = 2048
 _RENDERED: dict[tuple[bool, str], str] = memo("html", _PARSED_MAX)
@@ -78,7 +78,7 @@ class MarkdownCache:
     """Parse each distinct text once per process: several pages read the same section's tokens.
 
     The parser is made (and markdown-it-py imported) only when a text must be parsed: a rebuild
-    whose prose products are all remembered (`pinup.docsite.prosememo`) never needs it.
+    whose prose products are all remembered (`pinup.prosememo`) never needs it.
     """
 
     def __init__(self, allow_html: bool = False) -> None:

@@ -18,8 +18,8 @@ from pinup.docsite.models import (
     SearchEntry,
     TypographyPage,
 )
-from pinup.docsite.prosememo import keep, memo, recall
 from pinup.docsite.sources import Sources
+from pinup.prosememo import keep, memo, recall
 
 _WS = re.compile(r"\s+")
 
@@ -38,7 +38,7 @@ def _prose_entries(src: Sources) -> list[SearchEntry]:
 
 
 #: a section's search entries (as fields) by (allow_html, heading, canonical name, body), for the
-#: life of the process (and on disk: `pinup.docsite.prosememo`): a rebuild after a token edit walks no
+#: life of the process (and on disk: `pinup.prosememo`): a rebuild after a token edit walks no
 #: unchanged prose again
 _SECTION_ENTRIES: dict[tuple[bool, str, str | None, str], list[tuple[str, str, str, str, str]]] = memo("search", 2048)
 
