@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pinup.buildcache import BuildCache, using
 from pinup.codeprint import code_fingerprint
 from pinup.records import Record, field
 
@@ -226,9 +227,14 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def build_all(options: BuildOptions, *, progress: Progress | None = None) -> BuildResult:
-    """Build the whole site for one workspace: pages, boards, results."""
-    with paused_gc():
+def build_all(
+    options: BuildOptions, *, progress: Progress | None = None, cache: BuildCache | None = None
+) -> BuildResult:
+    """Build the whole site for one workspace: pages, boards, results.
+
+    `cache`: what earlier builds kept (`pinup serve` holds one for all its rebuilds); None: the one
+    of the build under way, else a new one (a plain `pinup build`)."""
+    with using(cache), paused_gc():
         return _build_all(options, progress)
 
 

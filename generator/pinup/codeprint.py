@@ -2,19 +2,21 @@
 
 A page model, a page or a board kept from an earlier build is reused only while this stays the
 same, so an edit of any of pinup's files (or of the libraries whose output they hold) is a new key.
+It is worked out once per `BuildCache` (`pinup serve` holds one: an edit of pinup itself needs a
+restart, as its code is loaded already).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from functools import lru_cache
 from pathlib import Path
+
+from pinup.buildcache import active
 
 PACKAGE = Path(__file__).resolve().parent
 
 
-@lru_cache(maxsize=4)
 def code_fingerprint(templates: str | None = None) -> str:
     """Size and mtime of every file of pinup itself (and of the user's templates).
 
@@ -22,6 +24,14 @@ def code_fingerprint(templates: str | None = None) -> str:
     model or a page must never be reused after any code it may depend on was edited.
     The bundled data (`_data/`: brand files, read as inputs) is left out.
     """
+    known = active().code
+    found = known.get(templates)
+    if found is None:
+        found = known[templates] = _fingerprint(templates)
+    return found
+
+
+def _fingerprint(templates: str | None) -> str:
     h = hashlib.sha256()
     roots = [PACKAGE] + ([Path(templates)] if templates else [])
     for root in roots:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pinup.buildcache import BuildCache, active, using
 from pinup.records import Record, field
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,10 +38,6 @@ class GalleryResult(Record):
     errors: dict[str, int] = field(default_factory=dict)
 
 
-#: brands folder -> (its manifest's bytes, the entries validated from them) in this process
-_ENTRIES: dict[str, tuple[bytes | None, list[tuple[str, str, str]]]] = {}
-
-
 def list_brands(root: Path | None = None) -> list[Brand]:
     """Every brand of `pinup.brands`' manifest (in its order) that has a DESIGN.md.
 
@@ -50,6 +47,7 @@ def list_brands(root: Path | None = None) -> list[Brand]:
     from pinup.brands import MANIFEST, brand_refs_dir, load_manifest
     from pinup.sitecache import cached
 
+    memos = active().gallery
     root = root or brand_refs_dir()
     try:
         data = (root / MANIFEST).read_bytes()
@@ -57,22 +55,18 @@ def list_brands(root: Path | None = None) -> list[Brand]:
         data = None
     if data is None:
         entries = [(e.slug, e.name, e.category or "") for e in load_manifest(root)]
-    elif _ENTRIES.get(str(root), (None, []))[0] == data:  # a rebuild in this process: already validated
-        entries = _ENTRIES[str(root)][1]
+    elif memos.entries.get(str(root), (None, []))[0] == data:  # a rebuild with this cache: already validated
+        entries = memos.entries[str(root)][1]
     else:
         entries = cached(data, "brands", lambda: [(e.slug, e.name, e.category or "") for e in load_manifest(root)])
-        _ENTRIES[str(root)] = (data, entries)
-    known = _BRANDS.get(str(root))
+        memos.entries[str(root)] = (data, entries)
+    known = memos.brands.get(str(root))
     if known is None or known[0] is not entries:
-        known = _BRANDS[str(root)] = (
+        known = memos.brands[str(root)] = (
             entries,
             [Brand(slug, name, category, root / slug / "DESIGN.md") for slug, name, category in entries],
         )
     return [brand for brand in known[1] if os.path.isfile(brand.path)]
-
-
-#: brands folder -> (the entries, a Brand for each) in this process: a rebuild makes no new paths
-_BRANDS: dict[str, tuple[list[tuple[str, str, str]], list[Brand]]] = {}
 
 
 def render_brand(brand: Brand, fonts: str = "system") -> tuple[dict[str, bytes], dict[str, object]]:
@@ -197,9 +191,10 @@ def write_gallery(
         from pinup.sitecache import cached
 
         with writer.group("gallery-assets", code):
-            if code not in _INDEX_THEMES:  # a rebuild in this process: no need to load it again
-                _INDEX_THEMES[code] = cached(b"", "gallery-theme", _index_theme)
-            writer.write_text("assets/theme.css", _INDEX_THEMES[code])
+            themes = active().gallery.index_themes
+            if code not in themes:  # a rebuild with this cache: no need to load it again
+                themes[code] = cached(b"", "gallery-theme", _index_theme)
+            writer.write_text("assets/theme.css", themes[code])
             for name in STATIC_ASSETS:
                 writer.write_bytes(f"assets/{name}", static_asset(name))
     index_key = hashlib.sha256(json.dumps(cards_list, sort_keys=True, default=str).encode())
@@ -213,8 +208,6 @@ def write_gallery(
     return cards_list
 
 
-#: (DESIGN.md path, fonts, pinup's code fingerprint) -> (its stat when last read, its site fingerprint) in this process
-_FINGERPRINTS: dict[tuple[str, str, str], tuple[tuple[int, int, int, int], str]] = {}
 #: a file modified this recently may change again within the same clock tick (the kernel's
 #: timestamps are coarse: an edit of the same size then leaves the stat as it was), so it is read
 _RACY_NS = 2_000_000_000
@@ -222,27 +215,24 @@ _RACY_NS = 2_000_000_000
 
 def _fingerprint(path: Path, fonts: str, code: str) -> str:
     """The brand's site fingerprint, without reading its DESIGN.md again when its stat says it was
-    not touched since this process last read it (a gallery rebuild reads the one that changed)."""
+    not touched since a build with this cache last read it (a gallery rebuild reads the one that changed)."""
     from pinup.build import site_fingerprint
 
     where = (str(path), fonts, code)
     st = os.stat(path)
     seen = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-    known = _FINGERPRINTS.get(where)
+    known_prints = active().gallery.fingerprints
+    known = known_prints.get(where)
     if known is not None and known[0] == seen:
         return known[1]
     with open(path, "rb") as handle:
         data = handle.read()
     fingerprint = site_fingerprint(data, allow_html=False, fonts=fonts, templates=None)
     if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > _RACY_NS:
-        _FINGERPRINTS[where] = (seen, fingerprint)
+        known_prints[where] = (seen, fingerprint)
     else:
-        _FINGERPRINTS.pop(where, None)
+        known_prints.pop(where, None)
     return fingerprint
-
-
-#: pinup's code fingerprint -> the index page's theme, in this process
-_INDEX_THEMES: dict[str, str] = {}
 
 
 def _index_theme() -> str:
@@ -266,15 +256,20 @@ def build_gallery(
     root: Path | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     jobs: int = 1,
+    cache: BuildCache | None = None,
 ) -> GalleryResult:
-    """`pinup gallery`: write the gallery to `out` (incremental: unchanged brands are not re-rendered)."""
+    """`pinup gallery`: write the gallery to `out` (incremental: unchanged brands are not re-rendered).
+
+    `cache`: what earlier builds kept (a process that rebuilds holds one); None: the one of the build
+    under way, else a new one."""
     from pinup.build import paused_gc
     from pinup.output import OutputWriter
 
     started = time.perf_counter()
-    result = GalleryResult(brands=list_brands(root))
-    with paused_gc(), OutputWriter(out, clean=clean) as writer:
-        cards = write_gallery(writer, result.brands, fonts=fonts, progress=progress, jobs=jobs)
+    with using(cache), paused_gc():
+        result = GalleryResult(brands=list_brands(root))
+        with OutputWriter(out, clean=clean) as writer:
+            cards = write_gallery(writer, result.brands, fonts=fonts, progress=progress, jobs=jobs)
     result.errors = {str(c["slug"]): _count(c.get("errors")) for c in cards}
     result.written, result.skipped = writer.written, writer.skipped
     result.seconds = time.perf_counter() - started

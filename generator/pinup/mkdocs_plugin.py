@@ -34,6 +34,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
+from pinup.buildcache import BuildCache, using
+
 log = get_plugin_logger(__name__)
 
 #: assets the embedded pages need (no site chrome: the MkDocs theme provides it)
@@ -122,6 +124,8 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
     """Design-system pages from a DESIGN.md, inside an existing MkDocs site."""
 
     def __init__(self) -> None:
+        #: what one build keeps for the next: `mkdocs serve` rebuilds with the same plugin
+        self.cache = BuildCache()
         self.site: Any = None
         self.design_path: Path | None = None
         self._pages: dict[str, Any] = {}
@@ -176,7 +180,8 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
             # the lint page lists extended findings too; the pages only read the report: no pydantic
             return build_site_model(lint_design(design_path, data, light=True), allow_html=allow_html)
 
-        return cached(data, f"mkdocs|{allow_html}", make, design_path)
+        with using(self.cache):
+            return cached(data, f"mkdocs|{allow_html}", make, design_path)
 
     def on_files(self, files: Files, config: Any) -> Files:
         from pinup.docsite.render import static_asset
@@ -215,7 +220,8 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
         from pinup.output import MemoryWriter
 
         memory = MemoryWriter()
-        write_gallery(memory, list_brands())
+        with using(self.cache):
+            write_gallery(memory, list_brands())
         for rel, data in memory.files.items():
             uri = f"{folder}/{rel}"
             src = uri + ".download" if uri.endswith(".md") else uri

@@ -12,10 +12,13 @@ import json
 import os
 import shutil
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from site_helpers import private_cache, tree
+
+from pinup.buildcache import BuildCache, using
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,6 +26,13 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return private_cache(tmp_path, monkeypatch) / "sites"
+
+
+@pytest.fixture(autouse=True)
+def one_build_cache() -> Iterator[BuildCache]:
+    """Each test's builds and saves share one build cache, as the builds of one `pinup serve` do."""
+    with using(BuildCache()) as held:
+        yield held
 
 
 def site_build(src: Path, out: Path) -> dict[str, bytes]:
@@ -215,15 +225,17 @@ EDIT_LOOP = """
 import os, sys
 from pathlib import Path
 from pinup.build import BuildOptions, build_all
+from pinup.buildcache import BuildCache
 from pinup import sitecache
 ws, out = Path(sys.argv[1]), Path(sys.argv[2])
 design = ws / "DESIGN.md"
 original = design.read_text("utf-8")
-build_all(BuildOptions(src=ws, out=out))
+served = BuildCache()  # as `pinup serve` holds one for all its builds
+build_all(BuildOptions(src=ws, out=out), cache=served)
 print(len(list(sitecache.folder().glob("*.pickle"))))
 for word in ("first", "second", "third"):
     design.write_text(original.replace("## Overview", f"## Overview\\n\\nRevision {word}.", 1), "utf-8")
-    build_all(BuildOptions(src=ws, out=out))
+    build_all(BuildOptions(src=ws, out=out), cache=served)
     assert f"Revision {word}." in (out / "index.html").read_text("utf-8")
     print(len(list(sitecache.folder().glob("*.pickle"))))
 """
@@ -262,6 +274,7 @@ def test_a_put_off_version_is_found_in_the_process_and_saved_by_save_pending(
     from pinup import sitecache
     from pinup.sitecache import cached
 
+    served = BuildCache()  # `pinup serve`: one cache for all its builds
     source = tmp_path / "DESIGN.md"
     made: list[bytes] = []
 
@@ -270,23 +283,24 @@ def test_a_put_off_version_is_found_in_the_process_and_saved_by_save_pending(
             made.append(data)
             return {"built from": data}
 
-        return cached(data, "test", make, source)
+        with using(served):
+            return cached(data, "test", make, source)
 
     assert build(b"one") == {"built from": b"one"}
     assert build(b"two") == {"built from": b"two"}
     assert build(b"two") == {"built from": b"two"} and made == [b"one", b"two"]  # found in memory
     assert len(list(cache.glob("*.pickle"))) == 1
     assert build(b"three") == {"built from": b"three"}
-    sitecache.save_pending()
+    sitecache.save_pending(served.sites)
     assert len(list(cache.glob("*.pickle"))) == 2  # "two" was replaced by "three" before it was written
     made.clear()
     assert build(b"three") == {"built from": b"three"} and made == []
     assert build(b"two") == {"built from": b"two"} and made == [b"two"]
     # a forked worker (another pid) cannot count on atexit: it saves at once
-    monkeypatch.setattr(sitecache, "_OWNER", -1)
+    monkeypatch.setattr(served.sites, "owner", -1)
     build(b"four")
     assert len(list(cache.glob("*.pickle"))) == 3
-    sitecache.save_pending()
+    sitecache.save_pending(served.sites)
     assert len(list(cache.glob("*.pickle"))) == 4  # "two", put off before the fork, written now
 
 
@@ -301,15 +315,15 @@ def test_another_version_of_a_library_makes_new_keys(tmp_path: Path, monkeypatch
     os.utime(lib, ns=(10**9, 10**9))  # installed long ago (the kernel's clock is too coarse to tell two writes apart)
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
     monkeypatch.setattr(codeprint, "LIBRARIES", (*codeprint.LIBRARIES, "fakelib"))
-    codeprint.code_fingerprint.cache_clear()
-    before = codeprint.code_fingerprint()
+
+    def fingerprint() -> str:
+        with using(BuildCache()):  # a new process's: worked out afresh
+            return codeprint.code_fingerprint()
+
+    before = fingerprint()
     assert str(lib) in codeprint._libraries()
-    assert codeprint.code_fingerprint() == before  # the same install, the same key
+    assert fingerprint() == before  # the same install, the same key
     (lib / "__init__.py").unlink()  # what `pip install -U` does: the old files go, the new ones come
     (lib / "__init__.py").write_text("VERSION = 2\n")
     (lib / "new_module.py").write_text("")
-    codeprint.code_fingerprint.cache_clear()
-    try:
-        assert codeprint.code_fingerprint() != before
-    finally:
-        codeprint.code_fingerprint.cache_clear()
+    assert fingerprint() != before

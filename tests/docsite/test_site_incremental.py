@@ -136,6 +136,9 @@ def test_gallery_reads_a_design_again_only_when_its_stat_changed_or_is_recent(
 ) -> None:
     """The brands' fingerprints come from their stat while it is settled; an edit is always read."""
     from pinup import gallery
+    from pinup.buildcache import BuildCache
+
+    served = BuildCache()  # one for every rebuild, as a process that rebuilds holds
 
     root, slugs = brand_root(tmp_path)
     out = tmp_path / "out"
@@ -147,23 +150,23 @@ def test_gallery_reads_a_design_again_only_when_its_stat_changed_or_is_recent(
         return real_open(path, *args, **kwargs)  # type: ignore[call-overload]
 
     monkeypatch.setattr(gallery, "open", counting_open, raising=False)
-    build_gallery(out, root=root)
+    build_gallery(out, root=root, cache=served)
     assert len(reads) == BRANDS
     # every file was changed (its ctime) a moment ago: read again, an edit may share its stat
     reads.clear()
-    build_gallery(out, root=root)
+    build_gallery(out, root=root, cache=served)
     assert len(reads) == BRANDS
     monkeypatch.setattr(gallery, "_RACY_NS", -1)  # as if the clock had moved on since
-    build_gallery(out, root=root)
+    build_gallery(out, root=root, cache=served)
     reads.clear()
-    build_gallery(out, root=root)
+    build_gallery(out, root=root, cache=served)
     assert reads == []
     # the same size with the mtime put back: the ctime still tells
     design = root / slugs[1] / "DESIGN.md"
     before = design.stat()
     edit_token(design)
     os.utime(design, ns=(before.st_atime_ns, before.st_mtime_ns))
-    build_gallery(out, root=root)
+    build_gallery(out, root=root, cache=served)
     assert reads == [str(design)]
     assert tree(out) == clean_gallery(root, tmp_path / "clean")
 
@@ -211,9 +214,6 @@ def test_site_rebuild_after_a_user_template_change(tmp_path: Path) -> None:
     assert b"first" in (out / "layout.html").read_bytes()
     footer.write_text('<footer class="mine">second, longer</footer>\n', "utf-8")
     os.utime(footer, ns=(footer.stat().st_atime_ns, footer.stat().st_mtime_ns + 1_000_000_000))
-    from pinup.codeprint import code_fingerprint
-
-    code_fingerprint.cache_clear()  # kept per process; a new `pinup build` computes it afresh
     build_all(BuildOptions(src=ws, out=out, templates=templates))
     assert b"second, longer" in (out / "layout.html").read_bytes()
     assert tree(out) == clean_site(ws, tmp_path / "clean", templates=templates)

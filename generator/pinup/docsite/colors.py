@@ -19,7 +19,7 @@ from pinup.docsite.models import (
     Swatch,
 )
 from pinup.docsite.sources import Sources
-from pinup.prosememo import keep, memo, recall
+from pinup.prosememo import keep, recall
 from pinup.theme import best_on, describes_dark_default
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -167,8 +167,6 @@ def color_roles(
 
 
 _RoleItem = tuple[list[str], str, str, set[str], str]
-#: `_role_items` by (allow_html, Colors prose), for the life of the process (readers never change them)
-_ROLE_ITEMS: dict[tuple[bool, str], list[_RoleItem]] = memo("roles", 256)
 
 
 def _role_items(markdown: str, tokens: list[Any] | None) -> list[_RoleItem]:

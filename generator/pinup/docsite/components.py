@@ -11,7 +11,7 @@ from pinup.docsite.colors import prose_items
 from pinup.docsite.css import css_text, safe_value, style_attr, typography_declarations
 from pinup.docsite.models import ComponentGroup, ComponentsPage, ComponentVariant, PropRow
 from pinup.docsite.sources import Sources
-from pinup.prosememo import keep, memo, recall
+from pinup.prosememo import keep, recall
 from pinup.theme import build_theme, mix
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -212,10 +212,6 @@ def component_usage(
     if found is None:
         found = keep("usage", key, _usage(markdown, names, tokens() if callable(tokens) else tokens))
     return dict(found)
-
-
-#: `_usage` by (allow_html, Components prose, base names), for the life of the process
-_USAGE: dict[tuple[bool, str, tuple[str, ...]], dict[str, str]] = memo("usage", 256)
 
 
 def _usage(markdown: str, names: list[str], tokens: list[Any] | None) -> dict[str, str]:
