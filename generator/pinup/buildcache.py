@@ -3,7 +3,8 @@
 A build works out much that the next build of the same inputs needs again: the fingerprint of
 pinup's code, which cache folders are safe to use, the site cache's entries and the versions it put
 off writing (`pinup.sitecache`), what each piece of prose renders to (`pinup.prosememo`), validated
-board specs, the feedback schema's limits, the gallery's brand list and fingerprints. All of it lives
+board specs, the feedback schema's limits, the gallery's brand list and fingerprints, and what the
+build writer knows of each output folder (file stamps, the manifest, groups kept). All of it lives
 in a `BuildCache`, so it lasts as long as that object: `pinup serve` (and the MkDocs plugin under
 `mkdocs serve`) holds one for every rebuild, a plain `pinup build` makes one and drops it, and a
 test that wants a cold start makes a new one. No module of the builders keeps any of it.
@@ -69,6 +70,23 @@ class GalleryMemos(Record):
     index_themes: dict[str, str] = field(default_factory=dict)
 
 
+class OutputMemos(Record):
+    """What the build writer knows of each output folder from the builds before (`pinup.output`)."""
+
+    #: output folder -> rel -> [size, mtime_ns, inode] of each file last written or checked there: a
+    #: rebuild also notices a same-size edit of a file
+    stamps: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    #: output folder -> (stamp of the manifest last saved there, what it holds), so a rebuild does not
+    #: parse it again; any other write of it changes the stamp
+    manifests: dict[str, Any] = field(default_factory=dict)
+    #: output folder -> (the files and stamps of the build it holds for, group key -> a kept group)
+    kept: dict[str, Any] = field(default_factory=dict)
+    #: output folder -> the manifest text's layout, parts and group texts (`pinup.manifesttext`)
+    layouts: dict[str, Any] = field(default_factory=dict)
+    parts: dict[str, Any] = field(default_factory=dict)
+    groups: dict[str, Any] = field(default_factory=dict)
+
+
 class BuildCache(Record):
     """Every cache of the builders; see the module's docstring."""
 
@@ -83,6 +101,7 @@ class BuildCache(Record):
     #: the feedback schema's field limits, version and v2 fields (`pinup.boards.limits`)
     board_contract: tuple[dict[str, int], int, list[str]] | None = None
     gallery: GalleryMemos = field(default_factory=GalleryMemos)
+    output: OutputMemos = field(default_factory=OutputMemos)
 
 
 #: the cache of the build under way in this thread or task (see `using`)

@@ -12,7 +12,6 @@ import json
 import os
 import shutil
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,13 +25,6 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return private_cache(tmp_path, monkeypatch) / "sites"
-
-
-@pytest.fixture(autouse=True)
-def one_build_cache() -> Iterator[BuildCache]:
-    """Each test's builds and saves share one build cache, as the builds of one `pinup serve` do."""
-    with using(BuildCache()) as held:
-        yield held
 
 
 def site_build(src: Path, out: Path) -> dict[str, bytes]:
