@@ -4,7 +4,8 @@ A build works out much that the next build of the same inputs needs again: the f
 pinup's code, which cache folders are safe to use, the site cache's entries and the versions it put
 off writing (`pinup.sitecache`), what each piece of prose renders to (`pinup.prosememo`), validated
 board specs, the feedback schema's limits, the gallery's brand list and fingerprints, and what the
-build writer knows of each output folder (file stamps, the manifest, groups kept). All of it lives
+build writer knows of each output folder (file stamps, the manifest, groups kept), the Jinja
+environments with their compiled templates. All of it lives
 in a `BuildCache`, so it lasts as long as that object: `pinup serve` (and the MkDocs plugin under
 `mkdocs serve`) holds one for every rebuild, a plain `pinup build` makes one and drops it, and a
 test that wants a cold start makes a new one. No module of the builders keeps any of it.
@@ -102,6 +103,8 @@ class BuildCache(Record):
     board_contract: tuple[dict[str, int], int, list[str]] | None = None
     gallery: GalleryMemos = field(default_factory=GalleryMemos)
     output: OutputMemos = field(default_factory=OutputMemos)
+    #: (area, package folder, user templates) -> its Jinja environment (`pinup.templating`)
+    templates: dict[tuple[str, str, str | None], Any] = field(default_factory=dict)
 
 
 #: the cache of the build under way in this thread or task (see `using`)

@@ -236,7 +236,8 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
         from pinup.docsite.render import render_fragment
 
         links = MkDocsLinks(page.url, self.folder, bool(config.use_directory_urls))
-        body = render_fragment(self.site, model, links, templates=self.config.templates)
+        with using(self.cache):  # its Jinja environment, made for the first page, serves every other
+            body = render_fragment(self.site, model, links, templates=self.config.templates)
         if _is_material(config):
             body = materialize(body)
         return f'<div class="pinup-embed">{body}</div>'
