@@ -223,8 +223,9 @@ def test_site_rebuild_after_a_user_template_change(tmp_path: Path) -> None:
 
 
 def test_packaged_templates_read_only_the_site_fields_in_page_keys() -> None:
-    """A page is kept when its key matches, so the key must cover every `site.` field a template reads."""
-    from pinup.docsite.pagekeys import CHROME
+    """A page is kept when its key matches, so the key must cover every `site.` field a template reads:
+    pinup's templates get only the chrome as `site`, and a page's key holds all of it."""
+    from pinup.docsite.pagekeys import Chrome
     from pinup.docsite.render import TEMPLATE_DIR
     from pinup.templating import PACKAGE_TEMPLATES
 
@@ -233,20 +234,22 @@ def test_packaged_templates_read_only_the_site_fields_in_page_keys() -> None:
         for path in folder.rglob("*.html"):
             read |= set(re.findall(r"\bsite\.(\w+)", path.read_text("utf-8")))
     # `site.css`/`site.js` are asset names inside links.asset('site.css'), not fields
-    assert read - {"css", "js"} <= set(CHROME)
+    assert read - {"css", "js"} <= set(Chrome.__annotations__)
 
 
 def test_packaged_banner_reads_only_the_problem_fields_in_page_keys() -> None:
-    """Of `site.problems` a page's key covers the banner's fields: they must be all it reads."""
-    from pinup.docsite.pagekeys import BANNER
+    """Of the lint problems a page's key covers the banner's fields: they must be all it reads, and
+    they must say what the site's problems say."""
+    from pinup.docsite.pagekeys import Banner
     from pinup.docsite.problems import Problems
     from pinup.docsite.render import TEMPLATE_DIR
 
     banner = (TEMPLATE_DIR / "_lint_banner.html").read_text("utf-8")
     assert "{% set pb = site.problems %}" in banner
     read = set(re.findall(r"\bpb\.(\w+)", banner))
-    assert read == {"alert", *BANNER}  # `alert` is made of the others:
-    for field in BANNER:
+    assert read == {"alert", *Banner.__annotations__}  # `alert` is made of the others:
+    for field in Banner.__annotations__:
+        assert Banner(**{field: Problems().__dict__[field] or 1}).alert is (field != "yaml_line")
         assert Problems(**{field: Problems().__dict__[field] or 1}).alert is (field != "yaml_line")
 
 
