@@ -3,12 +3,12 @@
 A build works out much that the next build of the same inputs needs again: the fingerprint of
 pinup's code, which cache folders are safe to use, the site cache's entries and the versions it put
 off writing (`pinup.sitecache`), what each piece of prose renders to (`pinup.prosememo`), validated
-board specs, the feedback schema's limits, the gallery's brand list and fingerprints, and what the
-build writer knows of each output folder (file stamps, the manifest, groups kept), the Jinja
-environments with their compiled templates. All of it lives
-in a `BuildCache`, so it lasts as long as that object: `pinup serve` (and the MkDocs plugin under
-`mkdocs serve`) holds one for every rebuild, a plain `pinup build` makes one and drops it, and a
-test that wants a cold start makes a new one. No module of the builders keeps any of it.
+board specs, the feedback schema's limits, the gallery's brand list and fingerprints, what the
+build writer knows of each output folder (file stamps, the manifest, groups kept), and the Jinja
+environments with their compiled templates. All of it lives in a `BuildCache`, so it lasts as
+long as that object: `pinup serve` (and the MkDocs plugin under `mkdocs serve`) holds one for
+every rebuild, a plain `pinup build` makes one and drops it, and a test that wants a cold start
+makes a new one. No module of the builders keeps any of it.
 
 The builders below `build_all` find the cache of the build under way with `active()`, as a build
 runs under `using(cache)`; called on their own, outside any build (a test of one page, `pinup
@@ -114,11 +114,6 @@ _ACTIVE: ContextVar[BuildCache | None] = ContextVar("pinup_build_cache", default
 def active() -> BuildCache:
     """The cache of the build under way; outside a build, a new one that nothing else will see."""
     return _ACTIVE.get() or BuildCache()
-
-
-def running() -> BuildCache | None:
-    """The cache of the build under way, None outside a build."""
-    return _ACTIVE.get()
 
 
 @contextmanager
