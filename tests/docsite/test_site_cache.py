@@ -319,3 +319,28 @@ def test_another_version_of_a_library_makes_new_keys(tmp_path: Path, monkeypatch
     (lib / "__init__.py").write_text("VERSION = 2\n")
     (lib / "new_module.py").write_text("")
     assert fingerprint() != before
+
+
+def test_a_held_build_cache_keeps_what_the_next_build_needs_and_a_new_one_starts_cold(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`pinup serve` holds one `BuildCache` for all its builds: the second build finds the code's
+    fingerprint, the templates and the output folder's stamps in it; a build with a new cache (a new
+    `pinup build`) works them out again, and writes the same site."""
+    from pinup import codeprint
+    from pinup.build import BuildOptions, build_all
+
+    ws = workspace(tmp_path)
+    out = tmp_path / "out"
+    worked_out: list[str | None] = []
+    real = codeprint._fingerprint
+    monkeypatch.setattr(codeprint, "_fingerprint", lambda templates: worked_out.append(templates) or real(templates))
+    held = BuildCache()
+    build_all(BuildOptions(src=ws, out=out), cache=held)
+    assert worked_out == [None] and held.templates and str(out.resolve()) in held.output.stamps
+    first = tree(out)
+    build_all(BuildOptions(src=ws, out=out), cache=held)
+    assert worked_out == [None]
+    build_all(BuildOptions(src=ws, out=out), cache=BuildCache())
+    assert worked_out == [None, None]
+    assert tree(out) == first
