@@ -1,5 +1,5 @@
 # `make test` is the README's test command: it installs what the tests need, then runs them all.
-# `make check` runs the linters and the type checker (CI runs it before the tests).
+# `make check` runs the linters, the type checker and the import contracts (CI runs it before the tests).
 PYTHON ?= python3
 
 .PHONY: test test-deps check check-deps format
@@ -21,12 +21,14 @@ test-deps:
 check-deps:
 	$(PYTHON) -m pip install -q -e '.[dev]'
 
-# Configuration in pyproject.toml ([tool.ruff], [tool.mypy], [tool.vulture]); docs/contributing.md says more.
+# Configuration in pyproject.toml ([tool.ruff], [tool.mypy], [tool.vulture], [tool.importlinter]);
+# docs/contributing.md says more. `lint-imports` fails on an import cycle or an import that runs up the layers.
 check: check-deps
 	$(PYTHON) -m ruff check .
 	$(PYTHON) -m ruff format --check .
 	$(PYTHON) -m mypy
 	$(PYTHON) -m vulture
+	lint-imports --no-cache --no-logo
 
 # Rewrites files: the integrator runs it after merging (see scripts/format-all).
 format:

@@ -78,7 +78,7 @@ for brand in pinup.gallery.list_brands():
 
 #: what a whole-process rebuild after one edit cannot avoid: start-up, the CLI (click) and the imports that
 #: linting, modelling and rendering the one changed DESIGN.md need (the YAML parser, Jinja2, the model; not the Markdown parser,
-#: as its prose comes from `pinup.docsite.prosememo`), and linting it; no page models, no pages
+#: as its prose comes from `pinup.prosememo`), and linting it; no page models, no pages
 REBUILD_FLOOR = """
 import gc; gc.disable()  # as `pinup gallery` runs (pinup.cli.main: one-shot commands)
 import sys
@@ -103,15 +103,17 @@ IN_PROCESS = """
 import json, os, sys, time
 from pathlib import Path
 import pinup.build
+from pinup.buildcache import BuildCache
 from pinup.gallery import build_gallery
+served = BuildCache()  # one for every build of this process, as `pinup serve` holds
 out, changed, digit, news = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 linted = []  # the DESIGN.md files each build linted: a rebuild must lint the changed one, not load it
 lint_design = pinup.build.lint_design
 pinup.build.lint_design = lambda *args, **kwargs: linted.append(1) or lint_design(*args, **kwargs)
 os.environ["PINUP_NO_CACHE"] = "1"
-build_gallery(out / "warm-up")
+build_gallery(out / "warm-up", cache=served)
 started = time.process_time()
-build_gallery(out / "no-cache")
+build_gallery(out / "no-cache", cache=served)
 cold = time.process_time() - started
 del os.environ["PINUP_NO_CACHE"]
 original = changed.read_text("utf-8")
@@ -119,12 +121,12 @@ cycles = []
 for number, new in enumerate(news):
     folder = out / f"full-{number}"
     started = time.process_time()
-    build_gallery(folder)
+    build_gallery(folder, cache=served)
     full = time.process_time() - started
     changed.write_text(original[:digit] + new + original[digit + 1 :], "utf-8")
     linted.clear()
     started = time.process_time()
-    result = build_gallery(folder)
+    result = build_gallery(folder, cache=served)
     one = time.process_time() - started
     linted_one = len(linted)
     # the same token's last digit too, after this cycle's own first edit: a version no earlier run built
@@ -133,7 +135,7 @@ for number, new in enumerate(news):
     changed.write_text(original[:digit] + new + again + original[digit + 2 :], "utf-8")
     linted.clear()
     started = time.process_time()
-    second = build_gallery(folder)
+    second = build_gallery(folder, cache=served)
     two = time.process_time() - started
     changed.write_text(original, "utf-8")
     cycles.append({

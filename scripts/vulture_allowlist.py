@@ -83,5 +83,6 @@ _.__getattr__
 # documented Python API: docs/designmd.md, docs/exports.md, docs/feedback-api.md
 _.mode_siblings
 _.mode_value
+_.parse_color
 _.validate
 _.for_app

@@ -22,6 +22,15 @@ CHROMIUM = os.environ.get("PINUP_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
 
 
+@pytest.fixture(autouse=True)
+def build_cache() -> Iterator[object]:
+    """Each test's builds share one `BuildCache`, as one process's do, and no test sees another's."""
+    from pinup.buildcache import BuildCache, using
+
+    with using(BuildCache()) as cache:
+        yield cache
+
+
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return ROOT

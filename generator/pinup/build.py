@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
+
+from pinup.buildcache import BuildCache, using
+from pinup.buildoptions import BuildError, BuildOptions
+from pinup.codeprint import code_fingerprint
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import LintReport
@@ -32,39 +34,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from pinup.output import FileSink
 
 Progress = Callable[[str, int, int], None]
-_T = TypeVar("_T")
-
-
-class BuildError(Exception):
-    """A build that cannot start or finish (missing workspace, unwritable output)."""
-
-
-@dataclass(slots=True)
-class BuildOptions:
-    """What `pinup build` was asked to do (shared with the boards and hosted builders)."""
-
-    src: Path = Path("site_src")
-    out: Path = Path("site")
-    clean: bool = False
-    strict: bool = False
-    allow_html: bool = False
-    fonts: str = "system"  # "system" | "google"
-    templates: Path | None = None
-    inline: bool = False
-    api_url: str | None = None
-    store: str | None = None
-    endpoint_url: str | None = None  # S3-compatible endpoint for an s3:// `store`
-    results: bool = False  # also write results pages from the feedback store (implied by `store`)
-
-    def __post_init__(self) -> None:
-        self.src = Path(self.src)
-        self.out = Path(self.out)
-        if self.templates is not None:
-            self.templates = Path(self.templates)
-        if self.fonts not in ("system", "google"):
-            raise BuildError(f"--fonts must be 'system' or 'google', not {self.fonts!r}")
-        if self.store:
-            self.results = True
 
 
 @dataclass(slots=True)
@@ -126,105 +95,11 @@ def lint_design(path: Path, data: bytes | None = None) -> LintReport:
     return lint_text(data.decode("utf-8", errors="replace"), extended=True)
 
 
-PACKAGE = Path(__file__).resolve().parent
-
-
-@lru_cache(maxsize=4)
-def code_fingerprint(templates: str | None = None) -> str:
-    """Size and mtime of every file of pinup itself (and of the user's templates).
-
-    The whole package, not a list of the modules the site builder uses today: a page
-    model or a page must never be reused after any code it may depend on was edited.
-    The bundled data (`_data/`: brand files, read as inputs) is left out.
-    """
-    h = hashlib.sha256()
-    roots = [PACKAGE] + ([Path(templates)] if templates else [])
-    for root in roots:
-        skip = {str(PACKAGE / "_data")} if root == PACKAGE else set()
-        for path, st in sorted(_files(str(root), skip), key=lambda found: found[0]):
-            h.update(f"{path}:{st.st_size}:{st.st_mtime_ns}\n".encode())
-    h.update(_libraries().encode())
-    return h.hexdigest()
-
-
-#: the libraries whose work the cached page models and pages hold: the YAML and Markdown parsers
-#: (what the lint read, the prose's HTML) and the template engine
-LIBRARIES = ("ruamel/yaml", "markdown_it", "mdurl", "jinja2", "markupsafe")
-
-
-def _libraries() -> str:
-    """Where each of LIBRARIES is installed and when its folder last changed, without importing it.
-
-    Installing another version replaces the package's files, which changes its folder's mtime: a
-    cache entry made with the old version (a different rendering of the same prose) is not reused.
-    """
-    from importlib.machinery import PathFinder
-
-    found = []
-    for library in LIBRARIES:
-        name, _, inner = library.partition("/")  # ruamel.yaml: a namespace package's part
-        spec = PathFinder.find_spec(name)
-        folders = list(spec.submodule_search_locations or []) if spec is not None else []
-        for folder in sorted(os.path.join(f, inner) if inner else f for f in folders):
-            try:
-                found.append(f"{name}:{folder}:{os.stat(folder).st_mtime_ns}")
-            except OSError:
-                found.append(f"{name}:{folder}:-")
-    return "\n".join(found)
-
-
-def _files(root: str, skip: set[str]) -> list[tuple[str, os.stat_result]]:
-    """Every file under `root` (but not under `skip`, nor `.pyc` files) with its stat.
-
-    `os.scandir` rather than `Path.rglob`: this runs at the start of every build.
-    """
-    found: list[tuple[str, os.stat_result]] = []
-    try:
-        entries = list(os.scandir(root))
-    except OSError:
-        return found
-    for entry in entries:
-        try:
-            if entry.is_dir(follow_symlinks=False):
-                if entry.path not in skip:
-                    found += _files(entry.path, skip)
-            elif entry.is_file() and not entry.name.endswith(".pyc"):
-                found.append((entry.path, entry.stat()))
-        except OSError:
-            continue
-    return found
-
-
 def site_fingerprint(design_bytes: bytes, *, allow_html: bool, fonts: str, templates: Path | None) -> str:
     """Same fingerprint -> same site: the build can keep the previous pages without rendering."""
     h = hashlib.sha256(design_bytes)
     h.update(f"|{allow_html}|{fonts}|{code_fingerprint(str(templates) if templates else None)}".encode())
     return h.hexdigest()
-
-
-def cached(design: bytes, options: str, make: Callable[[], _T], source: Path | None = None) -> _T:
-    """`make()`, or what it returned for the same DESIGN.md bytes, options and pinup code before.
-
-    The value (page models, no pydantic) comes from `pinup.docsite.sitecache`; `options`
-    must name everything besides the DESIGN.md that shapes it. `source`: the file `design`
-    was read from, so an edit loop saves only its last version (see `sitecache.save`).
-    """
-    from pinup.docsite import sitecache
-
-    code = code_fingerprint()
-    key = sitecache.site_key(design, options=options, code=code)
-    slot = None if source is None else f"{options}|{source}"
-    value = sitecache.load(key, slot)
-    if value is None:
-        if slot is None:
-            value = make()
-        else:
-            from pinup.docsite.prosememo import kept
-
-            with kept(slot, code):  # its unchanged prose is not read again (a new version after an edit)
-                value = make()
-        sitecache.save(key, value, slot)
-    return value
 
 
 def write_pages(
@@ -302,9 +177,14 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def build_all(options: BuildOptions, *, progress: Progress | None = None) -> BuildResult:
-    """Build the whole site for one workspace: pages, boards, results."""
-    with paused_gc():
+def build_all(
+    options: BuildOptions, *, progress: Progress | None = None, cache: BuildCache | None = None
+) -> BuildResult:
+    """Build the whole site for one workspace: pages, boards, results.
+
+    `cache`: what earlier builds kept (`pinup serve` holds one for all its rebuilds); None: the one
+    of the build under way, else a new one (a plain `pinup build`)."""
+    with using(cache), paused_gc():
         return _build_all(options, progress)
 
 
@@ -345,6 +225,7 @@ def _build_all(options: BuildOptions, progress: Progress | None) -> BuildResult:
             from jinja2 import TemplateError, TemplateSyntaxError
 
             from pinup.docsite.pages import build_site_model
+            from pinup.sitecache import cached
 
             with writer.group("site", fingerprint) as meta:
                 try:

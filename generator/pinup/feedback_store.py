@@ -11,7 +11,7 @@ from typing import Any
 
 def open_feedback(src: str | None, store: str | None, endpoint_url: str | None = None) -> tuple[Any, Any]:
     """The workspace and its store: a folder (default <workspace>/.pinup/feedback) or s3://bucket/prefix."""
-    from pinup.serve.workspace import resolve
+    from pinup.workspace import resolve
     from pinup_feedback.store import open_store
 
     is_s3 = bool(store and store.startswith("s3://"))

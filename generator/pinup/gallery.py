@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pinup.buildcache import BuildCache, active, using
+
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.docsite.models import SiteModel
     from pinup.output import FileSink, FolderSink
@@ -39,10 +41,6 @@ class GalleryResult:
     errors: dict[str, int] = field(default_factory=dict)
 
 
-#: brands folder -> (its manifest's bytes, the entries validated from them) in this process
-_ENTRIES: dict[str, tuple[bytes | None, list[tuple[str, str, str]]]] = {}
-
-
 def list_brands(root: Path | None = None) -> list[Brand]:
     """Every brand of `pinup.brands`' manifest (in its order) that has a DESIGN.md.
 
@@ -50,8 +48,9 @@ def list_brands(root: Path | None = None) -> list[Brand]:
     gallery build with warm caches does not load pydantic to validate it again.
     """
     from pinup.brands import MANIFEST, brand_refs_dir, load_manifest
-    from pinup.build import cached
+    from pinup.sitecache import cached
 
+    memos = active().gallery
     root = root or brand_refs_dir()
     try:
         data = (root / MANIFEST).read_bytes()
@@ -59,22 +58,18 @@ def list_brands(root: Path | None = None) -> list[Brand]:
         data = None
     if data is None:
         entries = [(e.slug, e.name, e.category or "") for e in load_manifest(root)]
-    elif _ENTRIES.get(str(root), (None, []))[0] == data:  # a rebuild in this process: already validated
-        entries = _ENTRIES[str(root)][1]
+    elif memos.entries.get(str(root), (None, []))[0] == data:  # a rebuild with this cache: already validated
+        entries = memos.entries[str(root)][1]
     else:
         entries = cached(data, "brands", lambda: [(e.slug, e.name, e.category or "") for e in load_manifest(root)])
-        _ENTRIES[str(root)] = (data, entries)
-    known = _BRANDS.get(str(root))
+        memos.entries[str(root)] = (data, entries)
+    known = memos.brands.get(str(root))
     if known is None or known[0] is not entries:
-        known = _BRANDS[str(root)] = (
+        known = memos.brands[str(root)] = (
             entries,
             [Brand(slug, name, category, root / slug / "DESIGN.md") for slug, name, category in entries],
         )
     return [brand for brand in known[1] if os.path.isfile(brand.path)]
-
-
-#: brands folder -> (the entries, a Brand for each) in this process: a rebuild makes no new paths
-_BRANDS: dict[str, tuple[list[tuple[str, str, str]], list[Brand]]] = {}
 
 
 def render_brand(brand: Brand, fonts: str = "system") -> tuple[dict[str, bytes], dict[str, object]]:
@@ -90,10 +85,11 @@ def write_brand(brand: Brand, sink: FileSink, fonts: str = "system") -> dict[str
     """Lint and write one brand into `sink`; returns its index card.
 
     The page models and the card come from the site cache when this DESIGN.md was built
-    before (`pinup.build.cached`); pages the previous build of `sink` rendered from the
+    before (`pinup.sitecache.cached`); pages the previous build of `sink` rendered from the
     same inputs are kept, the others rendered.
     """
-    from pinup.build import cached, read_design, write_pages
+    from pinup.build import read_design, write_pages
+    from pinup.sitecache import cached
 
     data = read_design(brand.path)
     site, card = cached(data, f"gallery|{fonts}", lambda: _brand_model(brand, data, fonts), brand.path)
@@ -168,7 +164,7 @@ def write_gallery(
     import hashlib
     import json
 
-    from pinup.build import code_fingerprint
+    from pinup.codeprint import code_fingerprint
 
     cards: dict[str, dict[str, object]] = {}
     fingerprints: dict[str, str] = {}
@@ -194,13 +190,14 @@ def write_gallery(
     # of one brand's card renders the index page again and keeps the assets without looking at them
     code = code_fingerprint()
     if writer.reuse("gallery-assets", code) is None:
-        from pinup.build import cached
         from pinup.docsite.render import STATIC_ASSETS, static_asset
+        from pinup.sitecache import cached
 
         with writer.group("gallery-assets", code):
-            if code not in _INDEX_THEMES:  # a rebuild in this process: no need to load it again
-                _INDEX_THEMES[code] = cached(b"", "gallery-theme", _index_theme)
-            writer.write_text("assets/theme.css", _INDEX_THEMES[code])
+            themes = active().gallery.index_themes
+            if code not in themes:  # a rebuild with this cache: no need to load it again
+                themes[code] = cached(b"", "gallery-theme", _index_theme)
+            writer.write_text("assets/theme.css", themes[code])
             for name in STATIC_ASSETS:
                 writer.write_bytes(f"assets/{name}", static_asset(name))
     index_key = hashlib.sha256(json.dumps(cards_list, sort_keys=True, default=str).encode())
@@ -214,8 +211,6 @@ def write_gallery(
     return cards_list
 
 
-#: (DESIGN.md path, fonts, pinup's code fingerprint) -> (its stat when last read, its site fingerprint) in this process
-_FINGERPRINTS: dict[tuple[str, str, str], tuple[tuple[int, int, int, int], str]] = {}
 #: a file modified this recently may change again within the same clock tick (the kernel's
 #: timestamps are coarse: an edit of the same size then leaves the stat as it was), so it is read
 _RACY_NS = 2_000_000_000
@@ -223,27 +218,24 @@ _RACY_NS = 2_000_000_000
 
 def _fingerprint(path: Path, fonts: str, code: str) -> str:
     """The brand's site fingerprint, without reading its DESIGN.md again when its stat says it was
-    not touched since this process last read it (a gallery rebuild reads the one that changed)."""
+    not touched since a build with this cache last read it (a gallery rebuild reads the one that changed)."""
     from pinup.build import site_fingerprint
 
     where = (str(path), fonts, code)
     st = os.stat(path)
     seen = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-    known = _FINGERPRINTS.get(where)
+    known_prints = active().gallery.fingerprints
+    known = known_prints.get(where)
     if known is not None and known[0] == seen:
         return known[1]
     with open(path, "rb") as handle:
         data = handle.read()
     fingerprint = site_fingerprint(data, allow_html=False, fonts=fonts, templates=None)
     if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > _RACY_NS:
-        _FINGERPRINTS[where] = (seen, fingerprint)
+        known_prints[where] = (seen, fingerprint)
     else:
-        _FINGERPRINTS.pop(where, None)
+        known_prints.pop(where, None)
     return fingerprint
-
-
-#: pinup's code fingerprint -> the index page's theme, in this process
-_INDEX_THEMES: dict[str, str] = {}
 
 
 def _index_theme() -> str:
@@ -267,15 +259,20 @@ def build_gallery(
     root: Path | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     jobs: int = 1,
+    cache: BuildCache | None = None,
 ) -> GalleryResult:
-    """`pinup gallery`: write the gallery to `out` (incremental: unchanged brands are not re-rendered)."""
+    """`pinup gallery`: write the gallery to `out` (incremental: unchanged brands are not re-rendered).
+
+    `cache`: what earlier builds kept (a process that rebuilds holds one); None: the one of the build
+    under way, else a new one."""
     from pinup.build import paused_gc
     from pinup.output import OutputWriter
 
     started = time.perf_counter()
-    result = GalleryResult(brands=list_brands(root))
-    with paused_gc(), OutputWriter(out, clean=clean) as writer:
-        cards = write_gallery(writer, result.brands, fonts=fonts, progress=progress, jobs=jobs)
+    with using(cache), paused_gc():
+        result = GalleryResult(brands=list_brands(root))
+        with OutputWriter(out, clean=clean) as writer:
+            cards = write_gallery(writer, result.brands, fonts=fonts, progress=progress, jobs=jobs)
     result.errors = {str(c["slug"]): _count(c.get("errors")) for c in cards}
     result.written, result.skipped = writer.written, writer.skipped
     result.seconds = time.perf_counter() - started

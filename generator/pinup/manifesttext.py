@@ -1,4 +1,4 @@
-"""The build manifest's JSON text, encoding again only the folders that changed since this process's last save.
+"""The build manifest's JSON text, encoding again only the folders that changed since the last save.
 
 Why: every build saves the whole manifest (about 125 KB for the bundled gallery: each file's
 hash, size and key, and each group's files), yet a one-brand rebuild changes one brand's part
@@ -23,6 +23,8 @@ from bisect import bisect_left
 from collections.abc import Mapping
 from itertools import repeat
 
+from pinup.buildcache import active
+
 _encode = json.JSONEncoder(separators=(",", ":")).encode
 #: a path without a size or key (a list of `dict.get` results must tell it from any value)
 _NONE = object()
@@ -46,12 +48,7 @@ class _Part:
         )
 
 
-#: manifest -> (its sorted paths, their parts as (segment, start, stop)) and segment -> the part encoded last
-_LAYOUTS: dict[str, tuple[list[str], list[tuple[str, int, int]]]] = {}
-_PARTS: dict[str, dict[str, _Part]] = {}
-#: manifest -> group key -> (group, its text)
-_GROUPS: dict[str, dict[str, tuple[object, str]]] = {}
-#: manifests remembered (a process writing more folders forgets the oldest)
+#: manifests remembered by a build cache (one writing more folders forgets the oldest)
 MAX_MANIFESTS = 8
 
 
@@ -86,15 +83,21 @@ def encode(
     `groups` are compared by identity: a group kept from the last build is the same object, and
     no one changes a saved group in place (`pinup.output` hands out copies of what it records).
     """
+    memos = active().output
+    # manifest -> (its sorted paths, their parts as (segment, start, stop)), segment -> the part
+    # encoded last, and group key -> (group, its text)
+    layouts: dict[str, tuple[list[str], list[tuple[str, int, int]]]] = memos.layouts
+    saved_parts: dict[str, dict[str, _Part]] = memos.parts
+    saved_groups: dict[str, dict[str, tuple[object, str]]] = memos.groups
     rels = sorted(files)
-    layout = _LAYOUTS.pop(where, None)
+    layout = layouts.pop(where, None)
     bounds = layout[1] if layout is not None and layout[0] == rels else _segments(rels)
     count = len(rels)
     all_files = list(map(files.__getitem__, rels))
     all_sizes = list(map(sizes.get, rels, repeat(_NONE, count)))
     all_keys = list(map(keys.get, rels, repeat(_NONE, count)))
-    old_parts = _PARTS.pop(where, {})
-    old_groups = _GROUPS.pop(where, {})
+    old_parts = saved_parts.pop(where, {})
+    old_groups = saved_groups.pop(where, {})
     parts: dict[str, _Part] = {}
     for segment, start, stop in bounds:
         part_rels, part_files = rels[start:stop], all_files[start:stop]
@@ -133,8 +136,8 @@ def encode(
             "}}",
         )
     )
-    _LAYOUTS[where], _PARTS[where], _GROUPS[where] = (rels, bounds), parts, texts
-    while len(_PARTS) > MAX_MANIFESTS:
-        oldest = next(iter(_PARTS))
-        del _PARTS[oldest], _GROUPS[oldest], _LAYOUTS[oldest]
+    layouts[where], saved_parts[where], saved_groups[where] = (rels, bounds), parts, texts
+    while len(saved_parts) > MAX_MANIFESTS:
+        oldest = next(iter(saved_parts))
+        del saved_parts[oldest], saved_groups[oldest], layouts[oldest]
     return text, build_id

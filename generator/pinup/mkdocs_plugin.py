@@ -34,6 +34,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
+from pinup.buildcache import BuildCache, using
+
 if TYPE_CHECKING:  # pragma: no cover
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.livereload import LiveReloadServer
@@ -130,6 +132,8 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
     """Design-system pages from a DESIGN.md, inside an existing MkDocs site."""
 
     def __init__(self) -> None:
+        #: what one build keeps for the next: `mkdocs serve` rebuilds with the same plugin
+        self.cache = BuildCache()
         self.site: SiteModel | None = None
         self.design_path: Path | None = None
         self._pages: dict[str, Page] = {}
@@ -174,10 +178,11 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
 
         `mkdocs serve` calls `on_config` again after every edit of any page of the docs: an
         unchanged DESIGN.md is then neither linted nor modelled again, and a new `mkdocs build`
-        after a token edit reads none of its unchanged prose (`pinup.build.cached`).
+        after a token edit reads none of its unchanged prose (`pinup.sitecache.cached`).
         """
-        from pinup.build import cached, lint_design
+        from pinup.build import lint_design
         from pinup.docsite.pages import build_site_model
+        from pinup.sitecache import cached
 
         try:
             data = design_path.read_bytes()
@@ -189,7 +194,8 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
             # the lint page lists extended findings too
             return build_site_model(lint_design(design_path, data), allow_html=allow_html)
 
-        return cached(data, f"mkdocs|{allow_html}", make, design_path)
+        with using(self.cache):
+            return cached(data, f"mkdocs|{allow_html}", make, design_path)
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         from pinup.docsite.render import static_asset
@@ -229,7 +235,8 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
         from pinup.output import MemoryWriter
 
         memory = MemoryWriter()
-        write_gallery(memory, list_brands())
+        with using(self.cache):
+            write_gallery(memory, list_brands())
         for rel, data in memory.files.items():
             uri = f"{folder}/{rel}"
             src = uri + ".download" if uri.endswith(".md") else uri
@@ -244,7 +251,8 @@ class PinupPlugin(BasePlugin[PinupConfig]):  # type: ignore[no-untyped-call]  # 
         from pinup.docsite.render import render_fragment
 
         links = MkDocsLinks(page.url, self.folder, bool(config.use_directory_urls))
-        body = render_fragment(self._site(), model, links, templates=self.config.templates)
+        with using(self.cache):  # its Jinja environment, made for the first page, serves every other
+            body = render_fragment(self._site(), model, links, templates=self.config.templates)
         if _is_material(config):
             body = materialize(body)
         return f'<div class="pinup-embed">{body}</div>'

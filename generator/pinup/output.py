@@ -40,24 +40,11 @@ from types import TracebackType
 from typing import Protocol
 
 from pinup import manifesttext, outwatch, overwrites
+from pinup.buildcache import active
 from pinup.stamps import stamp as _stamp
 from pinup_feedback.atomicfile import replace_file
 
 MANIFEST = ".pinup-build.json"
-
-#: output folder -> rel -> [size, mtime_ns, inode] of each file this process last wrote or
-#: checked there: a rebuild in the same process also notices a same-size edit of a file
-_STAMPS: dict[str, dict[str, list[int]]] = {}
-#: output folder -> (stamp of the manifest this process last saved there, what it holds), so a
-#: rebuild in the same process does not parse it again; any other write of it changes the stamp
-_MANIFESTS: dict[
-    str,
-    tuple[list[int] | None, tuple[dict[str, str], dict[str, dict[str, object]], dict[str, int], dict[str, str]]],
-] = {}
-
-#: output folder -> (the `_previous` files and `_STAMPS` entry of the build it holds for, group key ->
-#: `_Kept`): what a rebuild in the same process needs to keep a group, worked out when it was last kept
-_KEPT: dict[str, tuple[dict[str, str], dict[str, list[int]], dict[str, _Kept]]] = {}
 
 
 class _Kept:
@@ -65,7 +52,7 @@ class _Kept:
 
     Why: a gallery rebuild keeps every brand but one, and taking each kept file's entries over one
     by one cost 0.8 ms of a 20 ms rebuild. Valid while the next build's previous manifest and stamps
-    are the very ones this process saved (`_MANIFESTS`, `_STAMPS`: the watches were read at its
+    are the very ones the build cache saved (`BuildCache.output`: the watches were read at its
     start, see `outwatch.begin`) and no build wrote a kept file again (see `finish`).
     """
 
@@ -199,7 +186,7 @@ class OutputWriter:
         self.removed = 0
         self._lock = threading.Lock()
         self._seen: dict[str, str] = {}
-        #: rel -> its size, its stamp (see `_STAMPS`) and the key it was written with
+        #: rel -> its size, its stamp (see `BuildCache.output.stamps`) and the key it was written with
         self._sizes: dict[str, int] = {}
         self._stamps: dict[str, list[int]] = {}
         self._keys: dict[str, str] = {}
@@ -224,12 +211,16 @@ class OutputWriter:
         #: whether this writer has begun overwriting files in place (see `pinup.overwrites`)
         self._overwriting = False
         _new_build()
+        #: what the builds before this one left of this folder (the build cache's)
+        self._memos = active().output
         if clean:
             self._clean()
         self._previous, self._previous_groups, self._previous_sizes, self._previous_keys = self._load_manifest()
-        self._previous_stamps = _STAMPS.get(str(self.out_dir), {})
-        kept = _KEPT.get(str(self.out_dir))
-        #: groups kept by the last build of this process (for `reuse`), and the ones this build keeps
+        self._previous_stamps: dict[str, list[int]] = self._memos.stamps.get(str(self.out_dir), {})
+        kept: tuple[dict[str, str], dict[str, list[int]], dict[str, _Kept]] | None = self._memos.kept.get(
+            str(self.out_dir)
+        )
+        #: groups kept by the last build with this cache (for `reuse`), and the ones this build keeps
         self._kept: dict[str, _Kept] = {}
         if kept is not None and kept[0] is self._previous and kept[1] is self._previous_stamps and kept[1]:
             self._kept = kept[2]
@@ -257,7 +248,7 @@ class OutputWriter:
                     {**self._previous_sizes, **self._sizes},
                     {**self._previous_keys, **self._keys},
                 )
-                _STAMPS[str(self.out_dir)] = {**self._previous_stamps, **self._stamps}
+                self._memos.stamps[str(self.out_dir)] = {**self._previous_stamps, **self._stamps}
         finally:
             if self._overwriting:
                 self._overwriting = False
@@ -287,9 +278,10 @@ class OutputWriter:
     def _load_manifest(
         self,
     ) -> tuple[dict[str, str], dict[str, dict[str, object]], dict[str, int], dict[str, str]]:
-        saved = _MANIFESTS.get(str(self.out_dir))
+        saved = self._memos.manifests.get(str(self.out_dir))
         if saved is not None and saved[0] == _stamp(f"{self.out_dir}/{MANIFEST}"):
-            return saved[1]  # the manifest this process wrote last, unchanged since: no need to parse it
+            found: tuple[dict[str, str], dict[str, dict[str, object]], dict[str, int], dict[str, str]] = saved[1]
+            return found  # the manifest this cache's build wrote last, unchanged since: no need to parse it
         try:
             self._read_stamp = _stamp(f"{self.out_dir}/{MANIFEST}")
             self._read_text = (self.out_dir / MANIFEST).read_text("utf-8")
@@ -459,7 +451,11 @@ class OutputWriter:
         if not isinstance(prev, dict) or prev.get("fingerprint") != fingerprint:
             return None
         kept = self._kept.get(key)
-        if kept is None or kept.group is not prev or not outwatch.untouched(str(self.out_dir), kept.parents):
+        if (
+            kept is None
+            or kept.group is not prev
+            or not outwatch.untouched(str(self.out_dir), kept.parents, self._previous_stamps)
+        ):
             files = prev.get("files")
             if not isinstance(files, list):
                 return None
@@ -505,7 +501,7 @@ class OutputWriter:
             names.append(rel)
         if prev_stamps and all(rel in prev_stamps for rel in names):
             # the kernel may know: nothing touched them since this process's last build, or something did
-            seen = outwatch.check(str(self.out_dir), names)
+            seen = outwatch.check(str(self.out_dir), names, prev_stamps)
             if seen is not None:
                 if seen:
                     return {rel: prev_stamps[rel] for rel in names}
@@ -588,21 +584,22 @@ class OutputWriter:
                     parent = parent.parent
         self._save_manifest(self._seen, self._groups, self._sizes, self._keys)
         self._finished = True
-        _STAMPS[str(self.out_dir)] = dict(self._stamps)
-        outwatch.after_build(str(self.out_dir), self._stamps)
+        stamps = dict(self._stamps)
+        self._memos.stamps[str(self.out_dir)] = stamps
+        outwatch.after_build(str(self.out_dir), stamps)
         self._dirs.clear()  # folders may have been removed above
         self._made.clear()
         self._previous = dict(self._seen)
         self._previous_groups = dict(self._groups)
         self._previous_sizes = dict(self._sizes)
-        self._previous_stamps = dict(self._stamps)
+        self._previous_stamps = stamps
         self._previous_keys = dict(self._keys)
         # the groups kept hold for the next build, unless one of their files was written again since
         self._kept, self._keeping = ({} if self._twice else self._keeping), {}
         self._twice = False
-        _KEPT[str(self.out_dir)] = (self._previous, _STAMPS[str(self.out_dir)], self._kept)
+        self._memos.kept[str(self.out_dir)] = (self._previous, stamps, self._kept)
         # never changed in place (a writer replaces them), so the next writer may share them
-        _MANIFESTS[str(self.out_dir)] = (
+        self._memos.manifests[str(self.out_dir)] = (
             _stamp(f"{self.out_dir}/{MANIFEST}"),
             (self._previous, self._previous_groups, self._previous_sizes, self._previous_keys),
         )

@@ -20,6 +20,10 @@ Only a process that builds more than once arms watches (tests, the benchmark: fr
 build on; `pinup serve` says it will rebuild, so from its first): a one-shot `pinup build` never
 imports inotify. A process watches its last
 few output folders; a forked child uses none of its parent's watches.
+
+The watches are the process's (one inotify instance), so their state here is process-wide on
+purpose; a folder's watches answer only a build that starts from the stamps of the build that armed
+them (the same `BuildCache`), never one with another view of the folder.
 """
 
 from __future__ import annotations
@@ -55,6 +59,9 @@ class _Folder:
         self.all_dirty = False  # events were lost: check everything
         self.files: set[str] = set()  # the files of the last build armed, and their folders
         self.dirs: set[str] = set()
+        #: the stamps that build left (its build cache keeps the same dict): the watches answer only
+        #: a build that starts from them, not one with another cache's view of the folder
+        self.stamps: dict[str, list[int]] | None = None
 
 
 _folders: dict[str, _Folder] = {}
@@ -175,17 +182,18 @@ def begin(out_dir: str) -> None:
             state.all_dirty = True
 
 
-def check(out_dir: str, files: list[str]) -> bool | None:
+def check(out_dir: str, files: list[str], stamps: dict[str, list[int]]) -> bool | None:
     """What the kernel saw of `files` (paths relative to `out_dir`) between the build that armed
     `out_dir`'s watches and the start of this one (`begin`): True when nothing touched them or
     their folders, False when something did (even an edit a stat cannot see: the same size, the
     mtime put back), None when it cannot say (no watches, events lost, `out_dir` is another
-    folder now): then look at each file."""
+    folder now, or the build asking starts from other `stamps` than the one that armed them):
+    then look at each file."""
     with _lock:
         if not _current():
             return None
         state = _folders.get(out_dir)
-        if state is None or state.all_dirty:
+        if state is None or state.all_dirty or state.stamps is not stamps:
             return None
         dirty, watched = state.dirty, state.watched
         if dirty and "" in dirty:  # the output folder itself
@@ -203,15 +211,16 @@ def check(out_dir: str, files: list[str]) -> bool | None:
         return True
 
 
-def untouched(out_dir: str, folders: frozenset[str]) -> bool:
-    """True when nothing at all was touched in `out_dir` since its watches were armed (`begin`) and
-    every one of `folders` (relative to it) is watched: then no file in them was touched either.
-    False means: ask `check` (a set comparison, not a step per file: a rebuild keeps hundreds)."""
+def untouched(out_dir: str, folders: frozenset[str], stamps: dict[str, list[int]]) -> bool:
+    """True when nothing at all was touched in `out_dir` since its watches were armed (`begin`) by
+    the build that left `stamps`, and every one of `folders` (relative to it) is watched: then no
+    file in them was touched either. False means: ask `check` (a set comparison, not a step per
+    file: a rebuild keeps hundreds)."""
     with _lock:
         if not _current():
             return False
         state = _folders.get(out_dir)
-        if state is None or state.all_dirty or state.dirty:
+        if state is None or state.all_dirty or state.dirty or state.stamps is not stamps:
             return False
         return folders <= state.watched.keys()
 
@@ -284,6 +293,7 @@ def _arm(out_dir: str, stamps: dict[str, list[int]]) -> None:
             if rel.rpartition("/")[0] in fresh and stamp(f"{out_dir}/{rel}") != expected:
                 touched.add(rel)
     state.dirty = touched
+    state.stamps = stamps
 
 
 def _close() -> None:

@@ -124,7 +124,8 @@ def render_pdf(src: Path, out: Path, *, board: str | None = None, chromium: str 
     """Build the site from `src` and print it (and `board`) to `out` as one PDF."""
     from pypdf import PdfReader, PdfWriter
 
-    from pinup.build import BuildError, BuildOptions, build_all
+    from pinup.build import build_all
+    from pinup.buildoptions import BuildError, BuildOptions
 
     sync_playwright = _playwright()
     try:

@@ -99,13 +99,13 @@ def palette_from_text(text: str, fallback_name: str) -> Palette:
     pal.accent = hex_of("accent", "secondary", "tertiary", "primary") or pal.primary
     pal.outline = hex_of("outline", "outline-variant") or pal.outline
 
-    from pinup.designmd.colors import parse_color
+    from pinup.designmd.colors import parse_css_color
 
     def readable(fg: str, bg: str) -> str:
-        a, b = parse_color(fg), parse_color(bg)
+        a, b = parse_css_color(fg), parse_css_color(bg)
         if a is None or b is None or contrast_ratio(a, b) >= 4.5:
             return fg
-        white, black = parse_color("#ffffff"), parse_color("#111111")
+        white, black = parse_css_color("#ffffff"), parse_css_color("#111111")
         return "#ffffff" if contrast_ratio(white, b) >= contrast_ratio(black, b) else "#111111"
 
     pal.text = readable(pal.text, pal.bg)

@@ -18,6 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pinup.buildcache import active
+
 if TYPE_CHECKING:  # pragma: no cover
     from jinja2 import Environment
 
@@ -26,6 +28,8 @@ SITE = "site"
 #: the area every other area can read as `shared/NAME` (the base page and its macros)
 SHARED = "shared"
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent / "templates"
+#: environments a build cache keeps (the oldest made goes first)
+ENVIRONMENTS_KEPT = 16
 
 
 def override_dirs(area: str, templates: str | Path | None) -> list[Path]:
@@ -36,17 +40,28 @@ def override_dirs(area: str, templates: str | Path | None) -> list[Path]:
     return [root / area, root] if area == SITE else [root / area]
 
 
-@lru_cache(maxsize=16)
 def environment(area: str, package_dir: str, templates: str | None = None) -> Environment:
     """A cached environment: the user's overrides for `area` first, then `package_dir`, then `shared/`.
 
-    Cached per (area, folder, templates), so `pinup serve`'s rebuilds reuse compiled templates
-    (a template whose file changed is read again on the next build: `templating_template.new_build`).
+    Kept in the build cache per (area, folder, templates), so `pinup serve`'s rebuilds reuse compiled
+    templates (a template whose file changed is read again on the next build:
+    `templating_template.new_build`).
     """
+    made: dict[tuple[str, str, str | None], Environment] = active().templates
+    key = (area, package_dir, templates)
+    env = made.get(key)
+    if env is None:
+        if len(made) >= ENVIRONMENTS_KEPT:
+            del made[next(iter(made))]
+        env = made[key] = _environment(area, package_dir, templates)
+    return env
+
+
+def _environment(area: str, package_dir: str, templates: str | None) -> Environment:
     from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
 
-    from pinup.docsite.cache import bytecode_cache
     from pinup.templating_template import template_class
+    from pinup.usercache import bytecode_cache
 
     loaders: list[BaseLoader] = [FileSystemLoader(str(d)) for d in override_dirs(area, templates)]
     loaders.append(FileSystemLoader(package_dir))

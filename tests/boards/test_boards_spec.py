@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pinup.boards.spec import BoardError, RoundSpec, VariantSpec, load_board, parse_board_yaml
+from pinup.buildcache import BuildCache, using
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "site_src" / "boards"
 
@@ -147,21 +148,21 @@ def test_a_text_parsed_before_is_not_read_again_and_each_caller_gets_its_own_spe
     from pinup.boards import spec as spec_module
 
     monkeypatch.setenv("PINUP_CACHE_DIR", str(tmp_path / "cache"))  # no spec saved by another test
-    monkeypatch.setattr(spec_module, "_PARSED", {})
     calls: list[str] = []
     parse = spec_module._parse
     monkeypatch.setattr(spec_module, "_parse", lambda path, text: calls.append(text) or parse(path, text))
     path = tmp_path / "board.yaml"
-    first = parse_board_yaml(path, GOOD)
-    second = parse_board_yaml(path, GOOD)
-    assert len(calls) == 1
-    assert first == second and first is not second
-    first.variants[0].label = "changed by a caller"
-    first.variants.append(dataclasses.replace(first.variants[0]))
-    third = parse_board_yaml(path, GOOD)
-    assert third.variants[0].label == "First" and len(third.variants) == 2  # the cached spec is untouched
-    changed = parse_board_yaml(path, GOOD.replace("Which one?", "Which two?"))
-    assert changed.brief == "Which two?" and len(calls) == 2
+    with using(BuildCache()):  # the builds of one `pinup serve`
+        first = parse_board_yaml(path, GOOD)
+        second = parse_board_yaml(path, GOOD)
+        assert len(calls) == 1
+        assert first == second and first is not second
+        first.variants[0].label = "changed by a caller"
+        first.variants.append(dataclasses.replace(first.variants[0]))
+        third = parse_board_yaml(path, GOOD)
+        assert third.variants[0].label == "First" and len(third.variants) == 2  # the cached spec is untouched
+        changed = parse_board_yaml(path, GOOD.replace("Which one?", "Which two?"))
+        assert changed.brief == "Which two?" and len(calls) == 2
 
 
 def test_a_later_process_loads_a_validated_spec_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -176,16 +177,16 @@ def test_a_later_process_loads_a_validated_spec_from_the_cache(tmp_path: Path, m
     path = tmp_path / "board.yaml"
     bad = GOOD.replace("    file: b.png\n", "    file: b.exe\n")
     for process in range(2):
-        monkeypatch.setattr(spec_module, "_PARSED", {})
-        loaded = parse_board_yaml(path, GOOD)
-        assert loaded == parse(path, GOOD) and loaded.variants[1].kind == "image"
-        with pytest.raises(BoardError) as failure:
-            parse_board_yaml(path, bad)
+        with using(BuildCache()):  # a new process's
+            loaded = parse_board_yaml(path, GOOD)
+            assert loaded == parse(path, GOOD) and loaded.variants[1].kind == "image"
+            with pytest.raises(BoardError) as failure:
+                parse_board_yaml(path, bad)
         assert failure.value.line == 8
         assert calls == [[GOOD, bad], [GOOD, bad, bad]][process]  # the second process parses only the bad one
     monkeypatch.setenv("PINUP_NO_CACHE", "1")  # off: parsed again
-    monkeypatch.setattr(spec_module, "_PARSED", {})
-    parse_board_yaml(path, GOOD)
+    with using(BuildCache()):
+        parse_board_yaml(path, GOOD)
     assert calls == [GOOD, bad, bad, GOOD]
 
 
@@ -230,7 +231,8 @@ def test_the_board_page_contract_is_the_schema_s_and_survives_without_a_source_f
     monkeypatch.setenv("PINUP_CACHE_DIR", str(tmp_path / "cache"))
     expected = (limits.field_limits(), limits.schema_version(), limits.v2_fields())
     assert expected[0]["comment"] > 0 and expected[1] >= 2 and "pins" in expected[2]
-    assert limits.page_contract() == expected and limits.page_contract() is limits.page_contract()  # once
+    with using(BuildCache()):  # once per build cache
+        assert limits.page_contract() == expected and limits.page_contract() is limits.page_contract()
     schema = sys.modules.pop("pinup_feedback.schema")  # as in a build process that never loaded it
     try:
         assert limits._cached_contract() == expected  # computed and kept

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from helpers_designmd import CORPUS
 
-from pinup.designmd.colors import contrast_ratio, parse_color, to_oklch
+from pinup.designmd.colors import contrast_ratio, to_oklch
 from pinup.designmd.jsnum import to_fixed
 from pinup.designmd.lint import ReadError, lint_path, lint_text
+from pinup.designmd.model import parse_color
 
 
 def test_lint_path_populates_the_design_system() -> None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pinup.designmd import extended, parser
+from pinup.designmd import parser
 from pinup.designmd.lint import lint_text
+from pinup.designmd.rules import extended
 
 DOC = """---
 name: Memo

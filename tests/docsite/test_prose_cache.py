@@ -1,6 +1,6 @@
 """The prose products one build saves let the next process rebuild an edited DESIGN.md without parsing its prose.
 
-`pinup.docsite.prosememo`: after a token edit, a new `pinup build` process must write exactly
+`pinup.prosememo`: after a token edit, a new `pinup build` process must write exactly
 what a build without any cache writes, without importing markdown-it-py; after a prose edit it
 must parse the new prose (and still write the same as a build without cache). Files made by
 other code, damaged files and files in a folder others may write to are never used.
@@ -13,16 +13,17 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from site_helpers import private_cache, tree
 
-from pinup.docsite import prosememo
+from pinup import prosememo
+from pinup.buildcache import BuildCache, using
 
 ROOT = Path(__file__).resolve().parents[2]
-#: a kind of product of these tests' own, so they never touch what the page builders keep
-prosememo.memo("test", 8)
 
 #: one `pinup build` in a new process; prints whether it imported the Markdown parser
 BUILD = """
@@ -95,38 +96,36 @@ def test_a_prose_edit_is_parsed_again_and_shows(tmp_path: Path, cache: Path) -> 
     assert not build_in_new_process(ws, tmp_path / "again")
 
 
+@contextmanager
+def kept(source: str, code: str, cache: BuildCache | None = None) -> Iterator[None]:
+    """`prosememo.kept` within `cache` (None: a new one, as a new process would start with)."""
+    with using(cache or BuildCache()), prosememo.kept(source, code):
+        yield
+
+
 def test_products_of_other_code_or_damaged_files_are_never_used(cache: Path) -> None:
     key = (False, "Some *prose*.")
-    with prosememo.kept("a source", "code A"):
+    with kept("a source", "code A"):
         prosememo.keep("test", key, "<p>made by code A</p>")
     [saved] = cache.glob("*.pickle")
-    prosememo.MEMOS["test"].pop(key)
-    prosememo._KNOWN.clear()
-    with prosememo.kept("a source", "code B"):
+    with kept("a source", "code B"):
         assert prosememo.recall("test", key) is None  # another pinup: its products may differ
-    prosememo._KNOWN.clear()
     saved.write_bytes(b"pinup-prose\n" + b"\x80\x05 not a pickle")
-    with prosememo.kept("a source", "code A"):
+    with kept("a source", "code A"):
         assert prosememo.recall("test", key) is None
-    prosememo._KNOWN.clear()
-    with prosememo.kept("a source", "code A"):
+    with kept("a source", "code A"):
         prosememo.keep("test", key, "<p>made by code A</p>")
-    prosememo.MEMOS["test"].pop(key)
-    prosememo._KNOWN.clear()
-    with prosememo.kept("a source", "code A"):
+    with kept("a source", "code A"):
         assert prosememo.recall("test", key) == "<p>made by code A</p>"
-    prosememo.MEMOS["test"].pop(key)
 
 
 def test_a_folder_others_can_write_to_is_never_read(cache: Path) -> None:
     key = (False, "Shared *prose*.")
-    with prosememo.kept("shared source", "code"):
+    with kept("shared source", "code"):
         prosememo.keep("test", key, "<p>planted</p>")
-    prosememo.MEMOS["test"].pop(key)
-    prosememo._KNOWN.clear()
     cache.chmod(0o777)
     try:
-        with prosememo.kept("shared source", "code"):
+        with kept("shared source", "code"):
             assert prosememo.recall("test", key) is None
     finally:
         cache.chmod(0o700)
@@ -139,34 +138,30 @@ def test_an_unchanged_prose_is_not_written_again_and_a_failed_build_saves_nothin
     write = prosememo._write
     monkeypatch.setattr(prosememo, "_write", lambda *args: writes.append(args[1]) or write(*args))
     key = (False, "Loop *prose*.")
+    loop = BuildCache()  # `pinup serve`: one cache for every rebuild
     for _ in range(3):  # an edit loop: each build reads the same prose
-        with prosememo.kept("loop source", "code"):
+        with kept("loop source", "code", loop):
             if prosememo.recall("test", key) is None:
                 prosememo.keep("test", key, "<p>loop</p>")
     assert writes == ["code"]
-    with pytest.raises(RuntimeError), prosememo.kept("loop source", "code"):
+    with pytest.raises(RuntimeError), kept("loop source", "code", loop):
         prosememo.keep("test", (False, "half a build"), "<p>half</p>")
         raise RuntimeError("the build failed")
     assert writes == ["code"]
-    for found in list(prosememo.MEMOS["test"]):
-        if found in (key, (False, "half a build")):
-            prosememo.MEMOS["test"].pop(found)
 
 
 def test_old_files_are_pruned(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(prosememo, "MAX_FILES", 3)
-    monkeypatch.setattr(prosememo, "_PRUNED", [])
     cache.mkdir(parents=True, mode=0o700)
     for number in range(5):
         old = cache / f"old{number}.pickle"
         old.write_bytes(b"")
         os.utime(old, ns=(number * 10**9, number * 10**9))
-    with prosememo.kept("new source", "code"):
+    with kept("new source", "code"):
         prosememo.keep("test", (False, "pruning"), "<p>p</p>")
     left = sorted(p.name for p in cache.glob("*.pickle"))
     assert len(left) == 3
     assert "old0.pickle" not in left and "old1.pickle" not in left and "old2.pickle" not in left
-    prosememo.MEMOS["test"].pop((False, "pruning"))
 
 
 #: `pinup gallery` in a new process; prints which modules a rebuild should not need it imported,

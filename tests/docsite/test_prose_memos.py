@@ -1,17 +1,18 @@
 """What the page models remember of the prose within a process follows every edit.
 
 `pinup serve` builds the page models again after each edit, and an edit usually changes a token,
-not the prose. So the search index's entries per section (`search._SECTION_ENTRIES`), what the
-Colors prose says of each colour (`colors._ROLE_ITEMS`) and the Components prose's descriptions
-(`components._USAGE`) are kept by the text they were read from. Each test builds one version, then
-another, and compares with a build from empty memos: a memo that answered for changed prose, for
-renamed components or for the other `--allow-html` setting fails here.
+not the prose. So the search index's entries per section (kind "search" of `pinup.prosememo`), what
+the Colors prose says of each colour ("roles") and the Components prose's descriptions ("usage") are
+kept by the text they were read from, in the build cache. Each test builds one version, then
+another with the same cache (`SERVED`, as `pinup serve` holds one), and compares with a build from
+empty memos: a memo that answered for changed prose, for renamed components or for the other
+`--allow-html` setting fails here.
 """
 
 from __future__ import annotations
 
+from pinup.buildcache import BuildCache, using
 from pinup.designmd.lint import lint_text
-from pinup.docsite import colors, components, search
 from pinup.docsite.models import ColorsPage, ComponentsPage, SearchEntry
 from pinup.docsite.pages import build_site_model
 
@@ -37,13 +38,18 @@ def _doc(
     return DOC.format(primary=primary, overview=overview, heading=heading)
 
 
+#: the cache every build of these tests keeps its memos in (`_fresh`: with that kind's memo emptied first)
+SERVED = BuildCache()
+
+
 def _prose(text: str, allow_html: bool = False) -> list[SearchEntry]:
-    site = build_site_model(lint_text(text, extended=True), allow_html=allow_html)
+    with using(SERVED):
+        site = build_site_model(lint_text(text, extended=True), allow_html=allow_html)
     return [e for e in site.search if e.kind in ("section", "prose")]
 
 
 def _fresh(text: str, allow_html: bool = False) -> list[SearchEntry]:
-    search._SECTION_ENTRIES.clear()
+    SERVED.prose.memos.pop("search", None)
     return _prose(text, allow_html)
 
 
@@ -79,7 +85,8 @@ def _roles_doc(
 
 
 def _described(text: str, allow_html: bool = False) -> tuple[dict[str, str], dict[str, str]]:
-    site = build_site_model(lint_text(text, extended=True), allow_html=allow_html)
+    with using(SERVED):
+        site = build_site_model(lint_text(text, extended=True), allow_html=allow_html)
     page = site.page("colors")
     comps = site.page("components")
     assert isinstance(page, ColorsPage) and isinstance(comps, ComponentsPage)
@@ -89,8 +96,8 @@ def _described(text: str, allow_html: bool = False) -> tuple[dict[str, str], dic
 
 
 def _fresh_described(text: str, allow_html: bool = False) -> tuple[dict[str, str], dict[str, str]]:
-    colors._ROLE_ITEMS.clear()
-    components._USAGE.clear()
+    SERVED.prose.memos.pop("roles", None)
+    SERVED.prose.memos.pop("usage", None)
     return _described(text, allow_html)
 
 

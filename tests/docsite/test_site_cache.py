@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from site_helpers import private_cache, tree
 
+from pinup.buildcache import BuildCache, using
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -65,7 +67,7 @@ def test_edited_design_md_is_picked_up_with_a_warm_cache(
     assert "#3d5a2b" in after["colors.html"].decode() and "#3d5a2b" not in before["colors.html"].decode()
     monkeypatch.setenv("PINUP_NO_CACHE", "1")
     assert site_build(ws, tmp_path / "reference") == after
-    from pinup.docsite import sitecache
+    from pinup import sitecache
 
     # one entry per version of the file; this process saves the edited one when it ends
     assert len(list(cache.glob("*.pickle"))) == 1
@@ -85,7 +87,7 @@ def test_damaged_entries_are_rebuilt_not_trusted(tmp_path: Path, cache: Path) ->
 
 
 def test_a_folder_others_can_write_to_is_never_read(tmp_path: Path, cache: Path) -> None:
-    from pinup.docsite import sitecache
+    from pinup import sitecache
 
     sitecache.save("k" * 64, {"pages": 1})
     assert sitecache.load("k" * 64) == {"pages": 1}
@@ -96,7 +98,7 @@ def test_a_folder_others_can_write_to_is_never_read(tmp_path: Path, cache: Path)
 
 
 def test_old_entries_are_pruned(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pinup.docsite import sitecache
+    from pinup import sitecache
 
     monkeypatch.setattr(sitecache, "MAX_ENTRIES", 3)
     for i in range(5):
@@ -114,7 +116,7 @@ def test_old_entries_are_pruned(tmp_path: Path, cache: Path, monkeypatch: pytest
 def test_pruning_leaves_room_for_the_next_saves(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Over the limit on entries, pruning goes a tenth below it: the saves after it add entries
     without removing any (and without a stat of every entry each time)."""
-    from pinup.docsite import sitecache
+    from pinup import sitecache
 
     monkeypatch.setattr(sitecache, "MAX_ENTRIES", 20)
     for i in range(20):
@@ -131,7 +133,7 @@ def test_pruning_leaves_room_for_the_next_saves(cache: Path, monkeypatch: pytest
 
 def test_entries_another_process_wrote_count_towards_the_limits(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Sizes this process knows are not stat'ed again; entries it never saw are, and are pruned."""
-    from pinup.docsite import sitecache
+    from pinup import sitecache
 
     monkeypatch.setattr(sitecache, "MAX_ENTRIES", 3)
     for i in range(3):
@@ -157,7 +159,7 @@ def test_an_entry_gone_while_pruning_is_skipped_and_the_listing_closed(
     """Two builds sharing the cache folder: one prunes or replaces an entry while the other lists
     it. A dangling link stands for that entry (its `stat` finds nothing); pruning goes on past it,
     and leaves no directory listing open for the garbage collector."""
-    from pinup.docsite import sitecache
+    from pinup import sitecache
 
     monkeypatch.setattr(sitecache, "MAX_ENTRIES", 2)
     for i in range(3):
@@ -215,15 +217,17 @@ EDIT_LOOP = """
 import os, sys
 from pathlib import Path
 from pinup.build import BuildOptions, build_all
-from pinup.docsite import sitecache
+from pinup.buildcache import BuildCache
+from pinup import sitecache
 ws, out = Path(sys.argv[1]), Path(sys.argv[2])
 design = ws / "DESIGN.md"
 original = design.read_text("utf-8")
-build_all(BuildOptions(src=ws, out=out))
+served = BuildCache()  # as `pinup serve` holds one for all its builds
+build_all(BuildOptions(src=ws, out=out), cache=served)
 print(len(list(sitecache.folder().glob("*.pickle"))))
 for word in ("first", "second", "third"):
     design.write_text(original.replace("## Overview", f"## Overview\\n\\nRevision {word}.", 1), "utf-8")
-    build_all(BuildOptions(src=ws, out=out))
+    build_all(BuildOptions(src=ws, out=out), cache=served)
     assert f"Revision {word}." in (out / "index.html").read_text("utf-8")
     print(len(list(sitecache.folder().glob("*.pickle"))))
 """
@@ -235,7 +239,7 @@ def test_an_edit_loop_saves_only_its_last_version_when_the_process_ends(tmp_path
     import subprocess
     import sys
 
-    from pinup.docsite import sitecache
+    from pinup import sitecache
 
     ws = workspace(tmp_path)
     out = tmp_path / "out"
@@ -259,9 +263,10 @@ def test_an_edit_loop_saves_only_its_last_version_when_the_process_ends(tmp_path
 def test_a_put_off_version_is_found_in_the_process_and_saved_by_save_pending(
     tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pinup.build import cached
-    from pinup.docsite import sitecache
+    from pinup import sitecache
+    from pinup.sitecache import cached
 
+    served = BuildCache()  # `pinup serve`: one cache for all its builds
     source = tmp_path / "DESIGN.md"
     made: list[bytes] = []
 
@@ -270,46 +275,72 @@ def test_a_put_off_version_is_found_in_the_process_and_saved_by_save_pending(
             made.append(data)
             return {"built from": data}
 
-        return cached(data, "test", make, source)
+        with using(served):
+            return cached(data, "test", make, source)
 
     assert build(b"one") == {"built from": b"one"}
     assert build(b"two") == {"built from": b"two"}
     assert build(b"two") == {"built from": b"two"} and made == [b"one", b"two"]  # found in memory
     assert len(list(cache.glob("*.pickle"))) == 1
     assert build(b"three") == {"built from": b"three"}
-    sitecache.save_pending()
+    sitecache.save_pending(served.sites)
     assert len(list(cache.glob("*.pickle"))) == 2  # "two" was replaced by "three" before it was written
     made.clear()
     assert build(b"three") == {"built from": b"three"} and made == []
     assert build(b"two") == {"built from": b"two"} and made == [b"two"]
     # a forked worker (another pid) cannot count on atexit: it saves at once
-    monkeypatch.setattr(sitecache, "_OWNER", -1)
+    monkeypatch.setattr(served.sites, "owner", -1)
     build(b"four")
     assert len(list(cache.glob("*.pickle"))) == 3
-    sitecache.save_pending()
+    sitecache.save_pending(served.sites)
     assert len(list(cache.glob("*.pickle"))) == 4  # "two", put off before the fork, written now
 
 
 def test_another_version_of_a_library_makes_new_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The page models hold the YAML and Markdown parsers' work (and pages, the template engine's):
     installing another version of one replaces its files, and no entry made with the old one is used."""
-    from pinup import build
+    from pinup import codeprint
 
     lib = tmp_path / "site" / "fakelib"
     lib.mkdir(parents=True)
     (lib / "__init__.py").write_text("VERSION = 1\n")
     os.utime(lib, ns=(10**9, 10**9))  # installed long ago (the kernel's clock is too coarse to tell two writes apart)
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
-    monkeypatch.setattr(build, "LIBRARIES", (*build.LIBRARIES, "fakelib"))
-    build.code_fingerprint.cache_clear()
-    before = build.code_fingerprint()
-    assert str(lib) in build._libraries()
-    assert build.code_fingerprint() == before  # the same install, the same key
+    monkeypatch.setattr(codeprint, "LIBRARIES", (*codeprint.LIBRARIES, "fakelib"))
+
+    def fingerprint() -> str:
+        with using(BuildCache()):  # a new process's: worked out afresh
+            return codeprint.code_fingerprint()
+
+    before = fingerprint()
+    assert str(lib) in codeprint._libraries()
+    assert fingerprint() == before  # the same install, the same key
     (lib / "__init__.py").unlink()  # what `pip install -U` does: the old files go, the new ones come
     (lib / "__init__.py").write_text("VERSION = 2\n")
     (lib / "new_module.py").write_text("")
-    build.code_fingerprint.cache_clear()
-    try:
-        assert build.code_fingerprint() != before
-    finally:
-        build.code_fingerprint.cache_clear()
+    assert fingerprint() != before
+
+
+def test_a_held_build_cache_keeps_what_the_next_build_needs_and_a_new_one_starts_cold(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`pinup serve` holds one `BuildCache` for all its builds: the second build finds the code's
+    fingerprint, the templates and the output folder's stamps in it; a build with a new cache (a new
+    `pinup build`) works them out again, and writes the same site."""
+    from pinup import codeprint
+    from pinup.build import BuildOptions, build_all
+
+    ws = workspace(tmp_path)
+    out = tmp_path / "out"
+    worked_out: list[str | None] = []
+    real = codeprint._fingerprint
+    monkeypatch.setattr(codeprint, "_fingerprint", lambda templates: worked_out.append(templates) or real(templates))
+    held = BuildCache()
+    build_all(BuildOptions(src=ws, out=out), cache=held)
+    assert worked_out == [None] and held.templates and str(out.resolve()) in held.output.stamps
+    first = tree(out)
+    build_all(BuildOptions(src=ws, out=out), cache=held)
+    assert worked_out == [None]
+    build_all(BuildOptions(src=ws, out=out), cache=BuildCache())
+    assert worked_out == [None, None]
+    assert tree(out) == first

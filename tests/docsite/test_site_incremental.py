@@ -23,6 +23,7 @@ from site_helpers import private_cache, tree
 from pinup.brands import MANIFEST as BRANDS_MANIFEST
 from pinup.brands import brand_refs_dir
 from pinup.build import BuildOptions, build_all
+from pinup.buildcache import BuildCache, active, using
 from pinup.gallery import build_gallery
 from pinup.output import MANIFEST
 
@@ -117,13 +118,12 @@ def test_gallery_rebuild_in_place_matches_a_clean_build(tmp_path: Path) -> None:
 
 def test_gallery_in_a_new_process_matches_a_clean_build(tmp_path: Path) -> None:
     """Without this process's stamps the sizes in the manifest still catch a damaged file."""
-    from pinup import output
 
     root, slugs = brand_root(tmp_path)
     out = tmp_path / "out"
     build_gallery(out, root=root)
     first = tree(out)
-    output._STAMPS.clear()  # as a new `pinup gallery` process starts
+    active().output.stamps.clear()  # as a new `pinup gallery` process starts
     (out / slugs[0] / "index.html").write_bytes(b"damaged")
     (out / slugs[1] / "lint.html").unlink()
     result = build_gallery(out, root=root)
@@ -136,6 +136,9 @@ def test_gallery_reads_a_design_again_only_when_its_stat_changed_or_is_recent(
 ) -> None:
     """The brands' fingerprints come from their stat while it is settled; an edit is always read."""
     from pinup import gallery
+    from pinup.buildcache import BuildCache
+
+    served = BuildCache()  # one for every rebuild, as a process that rebuilds holds
 
     root, slugs = brand_root(tmp_path)
     out = tmp_path / "out"
@@ -147,23 +150,23 @@ def test_gallery_reads_a_design_again_only_when_its_stat_changed_or_is_recent(
         return real_open(path, *args, **kwargs)  # type: ignore[call-overload]
 
     monkeypatch.setattr(gallery, "open", counting_open, raising=False)
-    build_gallery(out, root=root)
+    build_gallery(out, root=root, cache=served)
     assert len(reads) == BRANDS
     # every file was changed (its ctime) a moment ago: read again, an edit may share its stat
     reads.clear()
-    build_gallery(out, root=root)
+    build_gallery(out, root=root, cache=served)
     assert len(reads) == BRANDS
     monkeypatch.setattr(gallery, "_RACY_NS", -1)  # as if the clock had moved on since
-    build_gallery(out, root=root)
+    build_gallery(out, root=root, cache=served)
     reads.clear()
-    build_gallery(out, root=root)
+    build_gallery(out, root=root, cache=served)
     assert reads == []
     # the same size with the mtime put back: the ctime still tells
     design = root / slugs[1] / "DESIGN.md"
     before = design.stat()
     edit_token(design)
     os.utime(design, ns=(before.st_atime_ns, before.st_mtime_ns))
-    build_gallery(out, root=root)
+    build_gallery(out, root=root, cache=served)
     assert reads == [str(design)]
     assert tree(out) == clean_gallery(root, tmp_path / "clean")
 
@@ -211,19 +214,18 @@ def test_site_rebuild_after_a_user_template_change(tmp_path: Path) -> None:
     assert b"first" in (out / "layout.html").read_bytes()
     footer.write_text('<footer class="mine">second, longer</footer>\n', "utf-8")
     os.utime(footer, ns=(footer.stat().st_atime_ns, footer.stat().st_mtime_ns + 1_000_000_000))
-    from pinup.build import code_fingerprint
-
-    code_fingerprint.cache_clear()  # kept per process; a new `pinup build` computes it afresh
-    build_all(BuildOptions(src=ws, out=out, templates=templates))
-    assert b"second, longer" in (out / "layout.html").read_bytes()
-    assert tree(out) == clean_site(ws, tmp_path / "clean", templates=templates)
+    with using(BuildCache()):  # new `pinup build`s: the code and templates' fingerprint is worked out afresh
+        build_all(BuildOptions(src=ws, out=out, templates=templates))
+        assert b"second, longer" in (out / "layout.html").read_bytes()
+        assert tree(out) == clean_site(ws, tmp_path / "clean", templates=templates)
     build_all(BuildOptions(src=ws, out=out))  # back to pinup's own templates
     assert tree(out) == clean_site(ws, tmp_path / "clean")
 
 
 def test_packaged_templates_read_only_the_site_fields_in_page_keys() -> None:
-    """A page is kept when its key matches, so the key must cover every `site.` field a template reads."""
-    from pinup.docsite.pagekeys import CHROME
+    """A page is kept when its key matches, so the key must cover every `site.` field a template reads:
+    pinup's templates get only the chrome as `site`, and a page's key holds all of it."""
+    from pinup.docsite.pagekeys import Chrome
     from pinup.docsite.render import TEMPLATE_DIR
     from pinup.templating import PACKAGE_TEMPLATES
 
@@ -232,20 +234,22 @@ def test_packaged_templates_read_only_the_site_fields_in_page_keys() -> None:
         for path in folder.rglob("*.html"):
             read |= set(re.findall(r"\bsite\.(\w+)", path.read_text("utf-8")))
     # `site.css`/`site.js` are asset names inside links.asset('site.css'), not fields
-    assert read - {"css", "js"} <= set(CHROME)
+    assert read - {"css", "js"} <= set(Chrome.__annotations__)
 
 
 def test_packaged_banner_reads_only_the_problem_fields_in_page_keys() -> None:
-    """Of `site.problems` a page's key covers the banner's fields: they must be all it reads."""
-    from pinup.docsite.pagekeys import BANNER
+    """Of the lint problems a page's key covers the banner's fields: they must be all it reads, and
+    they must say what the site's problems say."""
+    from pinup.docsite.pagekeys import Banner
     from pinup.docsite.problems import Problems
     from pinup.docsite.render import TEMPLATE_DIR
 
     banner = (TEMPLATE_DIR / "_lint_banner.html").read_text("utf-8")
     assert "{% set pb = site.problems %}" in banner
     read = set(re.findall(r"\bpb\.(\w+)", banner))
-    assert read == {"alert", *BANNER}  # `alert` is made of the others:
-    for field in BANNER:
+    assert read == {"alert", *Banner.__annotations__}  # `alert` is made of the others:
+    for field in Banner.__annotations__:
+        assert Banner(**{field: getattr(Problems(), field) or 1}).alert is (field != "yaml_line")
         assert Problems(**{field: getattr(Problems(), field) or 1}).alert is (field != "yaml_line")
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from pinup import outwatch
+from pinup.buildcache import active
 from pinup.output import MANIFEST, OutputWriter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,23 +136,43 @@ def test_lost_events_mean_every_file_is_checked(out: Path) -> None:
     for n in range(17_000):  # more than the kernel queues (16,384 by default), none merged with the last
         os.utime(others[n % 2], ns=(n, n))
     outwatch.begin(str(out.resolve()))  # as a build starts
-    assert outwatch.check(str(out.resolve()), list(FILES)) is None
+    assert outwatch.check(str(out.resolve()), list(FILES), _stamps(str(out.resolve()))) is None
     assert _build(out) == "kept"  # every file checked with a stat, all intact
 
 
-def _child_untouched(folder: str) -> bool | None:
+def _stamps(folder: str) -> dict[str, list[int]]:
+    """The stamps the last build of `folder` left in the test's build cache (what armed the watches)."""
+    return active().output.stamps[folder]
+
+
+def _child_untouched(folder: str, stamps: dict[str, list[int]]) -> bool | None:
     outwatch.begin(folder)
-    return outwatch.check(folder, list(FILES))
+    return outwatch.check(folder, list(FILES), stamps)
 
 
 def test_a_forked_child_does_not_use_its_parents_watches(out: Path) -> None:
     folder = str(out.resolve())
     outwatch.begin(folder)
-    assert outwatch.check(folder, list(FILES)) is True
+    assert outwatch.check(folder, list(FILES), _stamps(folder)) is True
     with multiprocessing.get_context("fork").Pool(1) as pool:
-        assert pool.apply(_child_untouched, (folder,)) is None
+        assert pool.apply(_child_untouched, (folder, _stamps(folder))) is None
     outwatch.begin(folder)
-    assert outwatch.check(folder, list(FILES)) is True  # the child read nothing from the parent's queue
+    assert (
+        outwatch.check(folder, list(FILES), _stamps(folder)) is True
+    )  # the child read nothing from the parent's queue
+
+
+def test_another_cache_s_build_gets_no_answer_from_the_watches(out: Path) -> None:
+    """Watches armed by one build cache's build answer only a build that starts from its stamps: a
+    build with another cache (which may have written the folder meanwhile) checks each file."""
+    from pinup.buildcache import BuildCache, using
+
+    folder = str(out.resolve())
+    with using(BuildCache()):
+        assert _build(out) == "kept"  # by its manifest and a stat per file
+    outwatch.begin(folder)
+    assert outwatch.check(folder, list(FILES), {}) is None
+    assert outwatch.check(folder, list(FILES), _stamps(folder)) is None  # the other build armed them now
 
 
 BUILDS = """

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from jinja2 import Environment
 
     from pinup.boards.context import RoundView, VariantView
-    from pinup.build import BuildOptions
+    from pinup.buildoptions import BuildOptions
     from pinup.output import FileSink
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -137,18 +137,13 @@ def _history_views(board: Board, inline: bool, copies: dict[str, str | bytes]) -
     return rounds
 
 
-def site_name(design: Any) -> str:
-    """The name the board pages give the design system."""
-    return (getattr(design, "name", None) or "pinup").strip() or "pinup"
-
-
 def render_board(
     board: Board, design: Any, options: BuildOptions, *, theme: str | None = None
 ) -> tuple[str, dict[str, str | bytes], dict[str, Any]]:
     """The board page HTML, the variant files to write, and the manifest.
 
     `theme`: the design's `theme_css`, when the caller renders several pages of one design."""
-    from pinup.boards.context import BoardConfig, BoardPage, RoundView
+    from pinup.boards.context import BoardConfig, BoardPage, RoundView, site_name
     from pinup.boards.limits import page_contract
     from pinup.theme import theme_css
     from pinup.tweaks import tweakables
@@ -220,7 +215,7 @@ def build_id(html: str, copies: dict[str, str | bytes], manifest: dict[str, Any]
 
 def render_index(boards: list[Board], design: Any, options: BuildOptions, *, theme: str | None = None) -> str:
     """The boards index page (only what each board.yaml says, and the theme)."""
-    from pinup.boards.context import BoardsIndexPage, BoardSummary
+    from pinup.boards.context import BoardsIndexPage, BoardSummary, site_name
     from pinup.theme import theme_css
 
     summaries = [

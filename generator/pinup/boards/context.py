@@ -8,6 +8,11 @@ from typing import Any
 DEVICE_WIDTHS: dict[str, int] = {"phone": 375, "tablet": 768, "desktop": 1440}
 
 
+def site_name(design: Any) -> str:
+    """The name the board pages give the design system."""
+    return (getattr(design, "name", None) or "pinup").strip() or "pinup"
+
+
 @dataclass(frozen=True, slots=True)
 class VariantView:
     """One variant as the page shows it."""

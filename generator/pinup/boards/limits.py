@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
+from pinup.buildcache import active
+
 #: page field -> schema constant. Constants that an older schema lacks are simply left out.
 _FIELDS: dict[str, str] = {
     "reviewer": "MAX_REVIEWER",
@@ -61,28 +63,25 @@ def v2_fields(schema: ModuleType | None = None) -> list[str]:
     return sorted(getattr(model, "model_fields", {})) if model is not None else []
 
 
-#: the page contract, once worked out in this process (a build renders every board with it)
-_CONTRACT: list[tuple[dict[str, int], int, list[str]]] = []
-
-
 def page_contract() -> tuple[dict[str, int], int, list[str]]:
     """`field_limits()`, `schema_version()` and `v2_fields()` of the installed feedback schema.
 
     Kept in the build cache by the schema module's bytes (it imports nothing else of the app): a
     build whose board pages were made before need not import the schema, and pydantic with it, to
     fill them in; a changed schema is a new key. A process that has the schema loaded already
-    (`pinup serve`) asks it; either way once per process.
+    (`pinup serve`) asks it; either way once per build cache (a build renders every board with it).
     """
-    if not _CONTRACT:
-        _CONTRACT.append(_cached_contract())
-    return _CONTRACT[0]
+    cache = active()
+    if cache.board_contract is None:
+        cache.board_contract = _cached_contract()
+    return cache.board_contract
 
 
 def _cached_contract() -> tuple[dict[str, int], int, list[str]]:
     import sys
     from importlib.util import find_spec
 
-    from pinup.build import cached
+    from pinup.sitecache import cached
 
     if "pinup_feedback.schema" in sys.modules:
         return _contract()

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pinup.build import BuildOptions
+    from pinup.buildoptions import BuildOptions
 
 #: how recent a change may be and still be told apart from the next one by its stamp
 RACY_NS = 2_000_000_000
@@ -41,8 +41,8 @@ def shown_fingerprint(design: Any, templates: Path | str | None, theme: str | No
     """What the board pages and the index show of the DESIGN.md (its theme, tweak controls and
     name) and the code and templates that render them. An edit of its prose changes none of it.
     `theme`: the design's `theme_css`, when the caller has it already."""
-    from pinup.boards.build import site_name
-    from pinup.build import code_fingerprint
+    from pinup.boards.context import site_name
+    from pinup.codeprint import code_fingerprint
     from pinup.theme import theme_css
     from pinup.tweaks import tweakables
 

@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field
 
+from pinup.buildcache import active
 from pinup.designmd.memo import remember
 
 Device = Literal["desktop", "tablet", "phone"]
@@ -210,16 +211,16 @@ def _positions(text: str) -> Any:
         return None
 
 
-#: board.yaml text -> its validated spec, for this process: `pinup serve` rebuilds every board after
-#: each edit of the workspace, and ruamel's pure-Python loader cost a third of a one-token rebuild
-_PARSED: dict[str, BoardSpec] = {}
+#: board.yaml texts whose validated specs a build cache keeps (`BuildCache.board_specs`): `pinup serve`
+#: rebuilds every board after each edit of the workspace, and ruamel's pure-Python loader cost a third
+#: of a one-token rebuild
 _PARSED_KEPT = 64
 
 
 def parse_board_yaml(path: Path, text: str | None = None) -> BoardSpec:
     """Parse and validate board.yaml, raising BoardError with file and line.
 
-    A text parsed before in this process is not read again: its spec is copied (deep, so a caller
+    A text parsed before with this build cache is not read again: its spec is copied (deep, so a caller
     changing it changes no later build's); texts that fail are parsed each time, for their message.
     """
     if text is None:
@@ -227,14 +228,15 @@ def parse_board_yaml(path: Path, text: str | None = None) -> BoardSpec:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise BoardError(path, f"cannot read board file: {exc}") from exc
-    known = _PARSED.get(text)
+    parsed: dict[str, BoardSpec] = active().board_specs
+    known = parsed.get(text)
     if known is None:
-        from pinup.build import cached
+        from pinup.sitecache import cached
 
         # validated specs are kept in the build cache too, by the text (the cache's key holds pinup's
         # code, which includes the schema): a later build needs no YAML loader and no validator
         spec = cached(text.encode(), "board.yaml|spec", lambda: _parse(path, text), path)
-        known = remember(_PARSED, text, spec, _PARSED_KEPT)
+        known = remember(parsed, text, spec, _PARSED_KEPT)
     return copy.deepcopy(known)
 
 

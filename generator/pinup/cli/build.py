@@ -69,7 +69,8 @@ def build(
     or the pinup-example/ copy `pinup serve` made). When a `pinup serve` is serving the output,
     it is told, and open boards move to their new round in the same tab.
     """
-    from pinup.build import BuildError, BuildOptions, build_all
+    from pinup.build import build_all
+    from pinup.buildoptions import BuildError, BuildOptions
     from pinup.serve.notify import running_server
     from pinup.workspace import WorkspaceNotFound, resolve
 
@@ -138,7 +139,7 @@ def build(
 def gallery(out: Path, clean: bool, fonts: str, jobs: int) -> None:
     """Build a browsable site for every bundled brand design system, with an index linking them all."""
     from pinup.brands import BrandError
-    from pinup.build import BuildError
+    from pinup.buildoptions import BuildError
     from pinup.gallery import build_gallery
 
     try:

@@ -52,7 +52,7 @@ def lint(files: tuple[str, ...], fmt: str, extended: bool, recursive: bool) -> N
     """
     fmt = fmt.lower()
     if fmt == "sarif":
-        from pinup.designmd.lintsarif import lint_sarif
+        from pinup.lintsarif import lint_sarif
 
         sys.exit(lint_sarif(_expand(files, recursive), extended=extended, stdout=sys.stdout, stderr=sys.stderr))
     if len(files) == 1 and not (recursive and os.path.isdir(files[0])):
@@ -80,7 +80,7 @@ def _expand(paths: tuple[str, ...], recursive: bool) -> list[str]:
 def _lint_one(file: str, fmt: str, extended: bool) -> NoReturn:
     """The reference's single-file report, byte for byte."""
     from pinup.designmd import report
-    from pinup.designmd.lint import run
+    from pinup.designmd.lint import extended_note, run
 
     text = _read(file)
     result = run(text, extended=extended)
@@ -93,7 +93,7 @@ def _lint_one(file: str, fmt: str, extended: bool) -> NoReturn:
         output = report.to_text(
             result.findings, summary, source_name=_source_name(file), color=report.use_color(sys.stdout)
         )
-        output += report.extended_note(result.findings if extended else run(text, extended=True).findings, extended)
+        output += extended_note(result.findings if extended else run(text, extended=True).findings, extended)
     sys.stdout.write(output)
     sys.stdout.flush()
     sys.exit(1 if summary["errors"] > 0 else 0)

@@ -22,7 +22,7 @@ def schema(draft: str) -> None:
     Generated from the definitions the linter uses. Save it and point your editor at it
     (docs/pipeline.md): `pinup schema > design-md.schema.json`.
     """
-    from pinup.designmd.schema import schema_text
+    from pinup.frontmatter import schema_text
 
     click.echo(schema_text(draft), nl=False)
 

@@ -22,6 +22,7 @@ def _workspace(src: str | None, out: str | None, *, must_exist: bool = True) -> 
 
 def _generate_hook(
     ws: Any,
+    cache: Any,
     *,
     model: str | None = None,
     count: int | None = None,
@@ -45,7 +46,7 @@ def _generate_hook(
         extra["count"] = count
     if base_url:
         extra["base_url"] = base_url
-    return make_on_regenerate(ws.src, ws.out, rebuild=lambda: build(ws), **extra)
+    return make_on_regenerate(ws.src, ws.out, rebuild=lambda: build(ws, cache), **extra)
 
 
 @click.command()
@@ -136,6 +137,7 @@ def serve(
     when it is free. Prints SERVE_STARTED/SERVE_BROWSER_* on stderr and each feedback as one JSON
     line on stdout.
     """
+    from pinup.buildcache import BuildCache
     from pinup.serve import servefile
     from pinup.serve.server import ServeOptions, ServeSession
     from pinup.serve.workspace import board_slugs, build, needs_build
@@ -152,13 +154,16 @@ def serve(
             f"pinup serve (pid {running.pid}) is already serving {ws.out} at {running.url}; "
             "stop it first, or use --out for another site folder"
         )
+    cache = BuildCache()  # every build of this server: start-up, watcher, --generate
     on_regenerate = (
-        _generate_hook(ws, model=model, count=count, base_url=base_url, api_key_env=api_key_env) if generate else None
+        _generate_hook(ws, cache, model=model, count=count, base_url=base_url, api_key_env=api_key_env)
+        if generate
+        else None
     )
     if rebuild or needs_build(ws):
         click.echo(f"SERVE_BUILDING: {ws.src} -> {ws.out}", err=True)
         try:
-            build(ws)
+            build(ws, cache)
         except Exception as exc:  # noqa: BLE001 - a build error is a user error here
             raise click.ClickException(f"build failed: {exc}") from None
     slugs = board_slugs(ws)
@@ -177,7 +182,7 @@ def serve(
         watch=not no_watch,
     )
     try:
-        code = ServeSession(ws, options).run()
+        code = ServeSession(ws, options, cache=cache).run()
     except OSError as exc:
         raise click.ClickException(f"cannot serve on {host}:{port}: {exc}") from None
     finally:

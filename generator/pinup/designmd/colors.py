@@ -5,9 +5,9 @@ oklab/oklch, `color-mix(in srgb, …)`) becomes 8-bit sRGB the way the reference
 computes it, JavaScript rounding and `parseFloat` leniency included, so lint
 messages and exports match byte for byte.
 
-Public API: `parse_color(value) -> Color | None`, `contrast_ratio(a, b)`,
-`to_oklch(c)`. The model builder uses the light-weight `parse_css_color`
-(a `CssColor`, no pydantic) to keep `pinup lint` fast.
+Public API: `parse_css_color(value) -> CssColor | None`, `contrast_ratio(a, b)`,
+`to_oklch(c)`. It imports nothing of the model: the model's `Color` is made from a
+`CssColor` by `pinup.designmd.model.parse_color`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ from functools import lru_cache
 TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
     from typing import Any
-
-    from pinup.designmd.model import Color
 
 MAX_COLOR_MIX_DEPTH = 32
 
@@ -597,21 +595,6 @@ def _color_mix(clean: str, depth: int) -> CssColor | None:
 def ratio(a: Any, b: Any) -> float:
     """WCAG contrast ratio of two objects with a `luminance` (alpha ignored, as the reference)."""
     return contrast_of(a.luminance, b.luminance)
-
-
-def to_model(color: CssColor, raw: str | None = None) -> Color:
-    """The pydantic `Color` for a parsed colour."""
-    from pinup.designmd.model import Color
-
-    return Color(hex=color.hex, r=color.r, g=color.g, b=color.b, a=color.a, luminance=color.luminance, raw=raw)
-
-
-def parse_color(value: Any) -> Color | None:
-    """Parse any CSS colour the spec allows into a `Color` (None when invalid)."""
-    parsed = parse_css_color(value)
-    if parsed is None:
-        return None
-    return to_model(parsed, value if isinstance(value, str) else None)
 
 
 def contrast_ratio(a: Any, b: Any) -> float:

@@ -72,6 +72,31 @@ def _run_extended_on_prose(model: Model, doc: ParsedDocument) -> list[RawFinding
     return run_rules(model, prose_only)
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def extended_note(extended_findings: list[RawFinding], included: bool) -> str:
+    """The closing line of `--format text`: how many findings pinup's `--extended` checks give.
+
+    Called with the findings of an extended run; the reference's own output has no such line,
+    so only the text format (pinup's) carries it.
+    """
+    from pinup.designmd.rules import extended_rules
+
+    names = {rule.name for rule in extended_rules()}
+    extra = [f for f in extended_findings if f.rule in names]
+    if included:
+        return f"({_plural(len(extra), 'finding')} above from --extended)\n"
+    if not extra:
+        return "--extended would add no findings\n"
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for finding in extra:
+        counts[finding.severity] += 1
+    detail = ", ".join(_plural(n, s) for s, n in counts.items() if n)
+    return f"--extended would add {_plural(len(extra), 'finding')} ({detail})\n"
+
+
 def read_source(path: str | os.PathLike[str]) -> str:
     """Read a DESIGN.md as UTF-8 (BOM kept, as the reference does); `-` reads stdin.
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from pinup.designmd.colors import parse_css_color
 from pinup.designmd.jsnum import js_number
 from pinup.designmd.report import reference_finding
 
@@ -40,6 +41,15 @@ class Color:
     """WCAG 2.0 relative luminance from the 8-bit channels."""
     raw: str | None = None
     """The value as written in the source."""
+
+
+def parse_color(value: Any) -> Color | None:
+    """Parse any CSS colour the spec allows into a `Color` (None when invalid)."""
+    parsed = parse_css_color(value)
+    if parsed is None:
+        return None
+    raw = value if isinstance(value, str) else None
+    return Color(hex=parsed.hex, r=parsed.r, g=parsed.g, b=parsed.b, a=parsed.a, luminance=parsed.luminance, raw=raw)
 
 
 @dataclass(slots=True, kw_only=True)

@@ -114,28 +114,3 @@ def to_text(
         out.append("")
     out.append(counts)
     return text_safe("\n".join(out) + "\n")
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def extended_note(extended_findings: list[Any], included: bool) -> str:
-    """The closing line of `--format text`: how many findings pinup's `--extended` checks give.
-
-    Called with the findings of an extended run; the reference's own output has no such line,
-    so only the text format (pinup's) carries it.
-    """
-    from pinup.designmd.rules import extended_rules
-
-    names = {rule.name for rule in extended_rules()}
-    extra = [f for f in extended_findings if f.rule in names]
-    if included:
-        return f"({_plural(len(extra), 'finding')} above from --extended)\n"
-    if not extra:
-        return "--extended would add no findings\n"
-    counts = {"error": 0, "warning": 0, "info": 0}
-    for finding in extra:
-        counts[finding.severity] += 1
-    detail = ", ".join(_plural(n, s) for s, n in counts.items() if n)
-    return f"--extended would add {_plural(len(extra), 'finding')} ({detail})\n"

@@ -18,8 +18,8 @@ from pinup.docsite.models import (
     ContrastPair,
     Swatch,
 )
-from pinup.docsite.prosememo import keep, memo, recall
 from pinup.docsite.sources import Sources
+from pinup.prosememo import keep, recall
 from pinup.theme import best_on, describes_dark_default
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -129,7 +129,7 @@ def color_roles(
     `tokens`: the parsed `markdown`, or a function that parses it (called only when needed).
     `allow_html`: the parser setting `tokens` come from; when given, what the prose says is
     remembered by (setting, prose), so a token edit does not read unchanged prose again
-    (`pinup.docsite.prosememo`: not in a new process either).
+    (`pinup.prosememo`: not in a new process either).
     """
     if allow_html is None:
         items = _role_items(markdown, tokens() if callable(tokens) else tokens)
@@ -167,8 +167,6 @@ def color_roles(
 
 
 _RoleItem = tuple[list[str], str, str, set[str], str]
-#: `_role_items` by (allow_html, Colors prose), for the life of the process (readers never change them)
-_ROLE_ITEMS: dict[tuple[bool, str], list[_RoleItem]] = memo("roles", 256)
 
 
 def _role_items(markdown: str, tokens: list[Any] | None) -> list[_RoleItem]:

@@ -10,8 +10,8 @@ from pinup.docsite.anchors import slugify, token_anchor
 from pinup.docsite.colors import prose_items
 from pinup.docsite.css import css_text, safe_value, style_attr, typography_declarations
 from pinup.docsite.models import ComponentGroup, ComponentsPage, ComponentVariant, PropRow
-from pinup.docsite.prosememo import keep, memo, recall
 from pinup.docsite.sources import Sources
+from pinup.prosememo import keep, recall
 from pinup.theme import build_theme, mix
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -203,7 +203,7 @@ def component_usage(
     `tokens`: the parsed `markdown`, or a function that parses it (called only when needed).
     `allow_html`: the parser setting `tokens` come from; when given, the answer is remembered
     by (setting, prose, names), so a token edit does not read unchanged prose again
-    (`pinup.docsite.prosememo`: not in a new process either).
+    (`pinup.prosememo`: not in a new process either).
     """
     if allow_html is None:
         return _usage(markdown, names, tokens() if callable(tokens) else tokens)
@@ -212,10 +212,6 @@ def component_usage(
     if found is None:
         found = keep("usage", key, _usage(markdown, names, tokens() if callable(tokens) else tokens))
     return dict(found)
-
-
-#: `_usage` by (allow_html, Components prose, base names), for the life of the process
-_USAGE: dict[tuple[bool, str, tuple[str, ...]], dict[str, str]] = memo("usage", 256)
 
 
 def _usage(markdown: str, names: list[str], tokens: list[Any] | None) -> dict[str, str]:

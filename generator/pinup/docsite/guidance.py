@@ -7,8 +7,8 @@ from typing import Any
 
 from pinup.docsite.markdown import markdown_parser, parser_for
 from pinup.docsite.models import GuidancePage
-from pinup.docsite.prosememo import keep, memo, recall
 from pinup.docsite.sources import Sources
+from pinup.prosememo import keep, recall
 
 _DONT = re.compile(r"^\s*(don['’]?t|do not|never|avoid)\b", re.I)
 _DO = re.compile(r"^\s*(do|always|prefer|use)\b", re.I)
@@ -61,11 +61,6 @@ def split_guidance(
                 else:
                     other.append(md.renderer.render(tok.children or [], md.options, {}))
     return dos, donts, other
-
-
-#: `split_guidance` by (allow_html, Do's and Don'ts prose), for the life of the process (and on
-#: disk: `pinup.docsite.prosememo`)
-_SPLIT: dict[tuple[bool, str], tuple[list[str], list[str], list[str]]] = memo("guidance", 256)
 
 
 def build_guidance(src: Sources) -> GuidancePage:

@@ -11,9 +11,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from pinup.buildcache import active
 from pinup.designmd.memo import remember
 from pinup.docsite.anchors import slugify
-from pinup.docsite.prosememo import keep, memo, recall
+from pinup.prosememo import keep, recall
 
 if TYPE_CHECKING:  # pragma: no cover
     from markdown_it import MarkdownIt
@@ -68,21 +69,19 @@ def render_markdown(text: str, *, allow_html: bool = False, env: dict[str, Any] 
     return html
 
 
-#: parsed prose kept for the life of the process, by (allow_html, text): a rebuild after a
-#: token edit (`pinup serve`) parses none of the unchanged prose again. Readers never change
-#: the tokens (rendering only sets heading ids, the same ones each time).
-_PARSED: dict[tuple[bool, str], list[Any]] = {}
-#: and its HTML, by the same key (kept on disk too: `pinup.docsite.prosememo`): rendering depends
-#: only on the tokens (each render starts with a fresh env, so heading ids come out the same every time)
+#: parsed prose kept in the build cache (`BuildCache.prose.tokens`), by (allow_html, text): a
+#: rebuild after a token edit (`pinup serve`) parses none of the unchanged prose again. Readers
+#: never change the tokens (rendering only sets heading ids, the same ones each time). Its HTML is
+#: kept by the same key (kind "html" of `pinup.prosememo`, on disk too): rendering depends only on
+#: the tokens (each render starts with a fresh env, so heading ids come out the same every time).
 _PARSED_MAX = 2048
-_RENDERED: dict[tuple[bool, str], str] = memo("html", _PARSED_MAX)
 
 
 class MarkdownCache:
-    """Parse each distinct text once per process: several pages read the same section's tokens.
+    """Parse each distinct text once per build cache: several pages read the same section's tokens.
 
     The parser is made (and markdown-it-py imported) only when a text must be parsed: a rebuild
-    whose prose products are all remembered (`pinup.docsite.prosememo`) never needs it.
+    whose prose products are all remembered (`pinup.prosememo`) never needs it.
     """
 
     def __init__(self, allow_html: bool = False) -> None:
@@ -90,9 +89,10 @@ class MarkdownCache:
 
     def tokens(self, text: str) -> list[Any]:
         key = (self.allow_html, text)
-        found = _PARSED.get(key)
+        parsed = active().prose.tokens
+        found = parsed.get(key)
         if found is None:
-            found = remember(_PARSED, key, parser_for(text, self.allow_html).parse(text, {}), _PARSED_MAX)
+            found = remember(parsed, key, parser_for(text, self.allow_html).parse(text, {}), _PARSED_MAX)
         return found
 
     def html(self, text: str) -> str:

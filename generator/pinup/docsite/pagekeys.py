@@ -4,13 +4,14 @@ A one-token edit of a DESIGN.md changes a few pages (colours, components, downlo
 but the whole brand's fingerprint; hashing each page's model lets `write_pages` render
 only the pages that differ. A page's key covers:
 - its own model (pickled: every value the template can reach through `page`),
-- the chrome every page shows (`CHROME`: the site fields the packaged templates read, of
-  `site.problems` only what the banner shows (`BANNER`), and the navigation), checked
-  against the templates by tests/docsite. A count nothing shows (a new lint warning) keeps
-  every page but the ones whose own model holds it (the overview and the lint report),
+- the chrome every page shows: a `Chrome` record, which is all the packaged templates get as
+  `site` (`pinup.docsite.render`), so the key covers whatever they read by construction. Of the
+  lint problems it holds what the banner shows (`Banner`); a count nothing shows (a new lint
+  warning) keeps every page but the ones whose own model holds it (the overview and the lint
+  report),
 - the template code (pinup's own files, by size and mtime) and the render options
   (`extra`, e.g. the boards link).
-User templates (`--templates`) may read any field of the site, so with them every page
+User templates (`--templates`) get the whole site model as `site`, so with them every page
 is rendered. A model that cannot be pickled gets no keys: its pages are always rendered.
 """
 
@@ -18,15 +19,54 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.docsite.models import SiteModel
 
-#: the `site.*` fields the packaged templates read (besides `site.pages`, via the nav)
-CHROME = ("name", "errors", "has_dark", "dark_default", "problems")
-#: the fields of `site.problems` the packaged banner reads (`alert` is made of them)
-BANNER = ("errors", "extended", "yaml_message", "yaml_line")
+
+@dataclass(frozen=True, slots=True)
+class Banner:
+    """What the lint banner on every page shows of the DESIGN.md's problems."""
+
+    errors: int = 0
+    extended: int = 0
+    yaml_message: str = ""  # first line of the front-matter problem, "" when it was read
+    yaml_line: int | None = None
+
+    @property
+    def alert(self) -> bool:
+        """Whether every page shows the banner."""
+        return bool(self.errors or self.extended or self.yaml_message)
+
+
+@dataclass(frozen=True, slots=True)
+class Chrome:
+    """What every page of a site shows around its own content: the packaged templates' `site`."""
+
+    name: str
+    errors: int
+    has_dark: bool
+    dark_default: bool
+    problems: Banner
+    #: (slug, title) of every page, in the navigation's order
+    nav: tuple[tuple[str, str], ...]
+
+
+def chrome_of(site: SiteModel) -> Chrome:
+    """The chrome of `site`'s pages."""
+    found = site.problems
+    return Chrome(
+        name=site.name,
+        errors=site.errors,
+        has_dark=site.has_dark,
+        dark_default=site.dark_default,
+        problems=Banner(
+            errors=found.errors, extended=found.extended, yaml_message=found.yaml_message, yaml_line=found.yaml_line
+        ),
+        nav=tuple((p.slug, p.title) for p in site.pages),
+    )
 
 
 def _digest(*parts: bytes) -> str:
@@ -40,10 +80,7 @@ def _digest(*parts: bytes) -> str:
 def model_keys(site: SiteModel) -> dict[str, str]:
     """Page slug -> hash of its model and the site's chrome; {} when the model cannot be pickled."""
     try:
-        shown = [getattr(site, name) for name in CHROME]
-        shown[CHROME.index("problems")] = [getattr(site.problems, name) for name in BANNER]
-        nav = [(p.slug, p.title, p.filename, p.template) for p in site.pages]
-        chrome = pickle.dumps((shown, nav), protocol=4)
+        chrome = pickle.dumps(chrome_of(site), protocol=4)
         return {p.slug: _digest(chrome, pickle.dumps(p, protocol=4)) for p in site.pages}
     except Exception:  # an unpicklable value: no keys, every page is rendered
         return {}

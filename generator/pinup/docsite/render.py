@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pinup.docsite.pagekeys import chrome_of
+
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Protocol
 
@@ -60,9 +62,15 @@ def environment(templates: str | None = None) -> Environment:
     return shared(SITE, str(TEMPLATE_DIR), templates)
 
 
-def _context(site: SiteModel, page: Page, links: PageLinks, extra: dict[str, Any] | None) -> dict[str, Any]:
-    nav = [(p.slug, p.title, links.page(p.slug), p.slug == page.slug) for p in site.pages]
-    ctx = {"site": site, "page": page, "nav": nav, "links": links, "standalone": True, "google_fonts_url": None}
+def _context(
+    site: SiteModel, page: Page, links: PageLinks, extra: dict[str, Any] | None, templates: str | None
+) -> dict[str, Any]:
+    """What a page's template gets: as `site`, pinup's templates get only the chrome every page shows
+    (what a page's key covers: `pinup.docsite.pagekeys`); user templates get the whole site model."""
+    chrome = chrome_of(site)
+    nav = [(slug, title, links.page(slug), slug == page.slug) for slug, title in chrome.nav]
+    shown = site if templates else chrome
+    ctx = {"site": shown, "page": page, "nav": nav, "links": links, "standalone": True, "google_fonts_url": None}
     ctx.update(extra or {})
     return ctx
 
@@ -78,7 +86,7 @@ def render_page(
     """A whole HTML document for `page`."""
     links = links or Links()
     template = environment(templates).get_template(page.template)
-    return template.render(_context(site, page, links, extra))
+    return template.render(_context(site, page, links, extra, templates))
 
 
 def render_fragment(
@@ -89,7 +97,7 @@ def render_fragment(
 
     new_build()  # no writer around it: each fragment checks its templates' files, as Jinja does
     template = environment(templates).get_template(page.template)
-    ctx = template.new_context({**_context(site, page, links, extra), "standalone": False})
+    ctx = template.new_context({**_context(site, page, links, extra, templates), "standalone": False})
     return "".join(template.blocks["content"](ctx))
 
 

@@ -18,8 +18,8 @@ from pinup.docsite.models import (
     SearchEntry,
     TypographyPage,
 )
-from pinup.docsite.prosememo import keep, memo, recall
 from pinup.docsite.sources import Sources
+from pinup.prosememo import keep, recall
 
 _WS = re.compile(r"\s+")
 
@@ -35,12 +35,6 @@ def _prose_entries(src: Sources) -> list[SearchEntry]:
             keep("search", key, found)
         entries.extend(SearchEntry(*fields) for fields in found)
     return entries
-
-
-#: a section's search entries (as fields) by (allow_html, heading, canonical name, body), for the
-#: life of the process (and on disk: `pinup.docsite.prosememo`): a rebuild after a token edit walks no
-#: unchanged prose again
-_SECTION_ENTRIES: dict[tuple[bool, str, str | None, str], list[tuple[str, str, str, str, str]]] = memo("search", 2048)
 
 
 def _section_entries(

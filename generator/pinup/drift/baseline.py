@@ -12,7 +12,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pinup.drift.run import Drift
+    from pinup.drift.found import Drift
 
 VERSION = 1
 

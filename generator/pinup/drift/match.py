@@ -21,7 +21,7 @@ from pinup.designmd.colors import parse_css_color
 from pinup.drift import scan
 from pinup.drift.colorfn import parse_color_function
 from pinup.drift.scan import Literal
-from pinup.drift.tokens import Token, TokenIndex, to_px
+from pinup.drift.tokens import Match, Token, TokenIndex, to_px
 
 COLOR_NEAR = 0.02
 PX_NEAR = 1.0
@@ -37,17 +37,6 @@ RULES: dict[str, str] = {
     "drift-font-size": "Hard-coded font size — a px/rem/em font size where a typography token should be used.",
     "drift-font-family": "Hard-coded font family — a font family named in code where a typography token should be used.",
 }
-
-
-class Match:
-    """What a literal is: `equal` or `near` a token (with the distance), or `none`."""
-
-    __slots__ = ("kind", "token", "distance")
-
-    def __init__(self, kind: str, token: Token | None = None, distance: float = 0.0) -> None:
-        self.kind = kind
-        self.token = token
-        self.distance = distance
 
 
 def rule_of(literal: Literal) -> str:

@@ -14,7 +14,6 @@ from pinup.designmd.exporters import css_vars, tailwind_css
 
 if TYPE_CHECKING:
     from pinup.designmd.model import DesignSystem
-    from pinup.drift.match import Match
 
 #: Tailwind v4 theme namespace -> the utility prefix that uses it
 _UTILITIES = {"--color-": "bg-", "--radius-": "rounded-", "--spacing-": "p-", "--text-": "text-", "--font-": "font-"}
@@ -62,6 +61,17 @@ class Token:
                     prefix = {"margin": "m-", "gap": "gap-", "inset": "inset-"}.get(prop.split("-")[0], "p-")
                 return prefix + name
         return None
+
+
+class Match:
+    """What a literal is: `equal` or `near` a token (with the distance), or `none`."""
+
+    __slots__ = ("kind", "token", "distance")
+
+    def __init__(self, kind: str, token: Token | None = None, distance: float = 0.0) -> None:
+        self.kind = kind
+        self.token = token
+        self.distance = distance
 
 
 def _color_utility(prop: str | None) -> str:

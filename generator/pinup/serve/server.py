@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
+from pinup.buildcache import BuildCache
 from pinup.serve import servefile
 from pinup.serve.archive import archive_stale
 from pinup.serve.workspace import Workspace, board_slugs
@@ -84,10 +85,18 @@ class ServeSession:
     """One run of `pinup serve`: start, report, wait for feedback or timeout, clean up."""
 
     def __init__(
-        self, ws: Workspace, options: ServeOptions, *, stdout: TextIO | None = None, stderr: TextIO | None = None
+        self,
+        ws: Workspace,
+        options: ServeOptions,
+        *,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+        cache: BuildCache | None = None,
     ) -> None:
         self.ws = ws
         self.options = options
+        #: what each rebuild keeps for the next (the start-up build's, when the caller made one)
+        self.cache = cache or BuildCache()
         self.stdout = stdout or sys.stdout
         self.stderr = stderr or sys.stderr
         self.exit_code = EXIT_OK
@@ -249,7 +258,7 @@ class ServeSession:
         if self.options.watch:
             from pinup.serve.watch import Watcher
 
-            self._watcher = Watcher(self.ws, boards, self._err)
+            self._watcher = Watcher(self.ws, boards, self._err, cache=self.cache)
             self._watcher.start()
         self._restart_timeout()
         while not server.should_exit:

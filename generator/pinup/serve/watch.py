@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pinup.boards.built import built_boards
+from pinup.buildcache import BuildCache
 from pinup.serve.restyle import PageShapes
 from pinup.serve.workspace import Workspace, build
 
@@ -88,8 +89,17 @@ class Watcher:
 
     #: `step_ms`: how long a burst must be quiet to end. An editor's save (write, rename) takes far less;
     #: 100 ms, the value before, added about 70 ms to every live reload (bench/serve_reload.py)
-    def __init__(self, ws: Workspace, boards: BoardStates, say: Callable[[str], None], *, step_ms: int = 50) -> None:
+    def __init__(
+        self,
+        ws: Workspace,
+        boards: BoardStates,
+        say: Callable[[str], None],
+        *,
+        step_ms: int = 50,
+        cache: BuildCache | None = None,
+    ) -> None:
         self.ws = ws
+        self.cache = cache or BuildCache()  # every rebuild's: each keeps what the next one needs
         self.boards = boards
         self.say = say
         self.step_ms = step_ms
@@ -160,12 +170,12 @@ class Watcher:
     def rebuild(self, changes: int) -> None:
         """One incremental build; on success a `rebuilt` event (naming the changes a page takes in
         place: `restyled`), a reload for boards whose round changed."""
-        from pinup.build import BuildError
+        from pinup.buildoptions import BuildError
 
         started = time.perf_counter()
         before = built_boards(self.ws.out)
         try:
-            result = build(self.ws)
+            result = build(self.ws, self.cache)
         except BuildError as exc:
             self._failed(str(exc))
             return

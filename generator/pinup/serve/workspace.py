@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pinup.buildcache import BuildCache
 from pinup.workspace import BUILD_MANIFEST, Workspace, resolve
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -42,14 +43,17 @@ def needs_build(ws: Workspace) -> bool:
     return _newest_source(ws.src) > manifest.stat().st_mtime or bool(build_info(ws.out).get("apiUrl"))
 
 
-def build(ws: Workspace) -> BuildResult:
-    """Build the workspace's site for local review (no --api-url); returns the BuildResult."""
+def build(ws: Workspace, cache: BuildCache | None = None) -> BuildResult:
+    """Build the workspace's site for local review (no --api-url); returns the BuildResult.
+
+    `cache`: the one `pinup serve` holds for all its builds (start-up, watcher, `--generate`)."""
     from pinup import outwatch
-    from pinup.build import BuildOptions, build_all
+    from pinup.build import build_all
+    from pinup.buildoptions import BuildOptions
 
     outwatch.expect_rebuilds()  # the watcher builds this folder again after each edit
     with _BUILD_LOCK:
-        return build_all(BuildOptions(src=ws.src, out=ws.out))
+        return build_all(BuildOptions(src=ws.src, out=ws.out), cache=cache)
 
 
 def board_slugs(ws: Workspace) -> list[str]:

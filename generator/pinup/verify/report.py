@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pinup_feedback.atomicfile import replace_file
 
 if TYPE_CHECKING:
-    from pinup.verify.run import PinResult, Verdict
+    from pinup.verify.verdict import PinResult, Verdict
 
 #: crops wider or taller than this are shown scaled down (the full page images stay full size)
 CROP_MAX = (720, 540)

@@ -95,7 +95,7 @@ RULES: tuple[Rule, ...] = (
 
 def extended_rules() -> tuple[Rule, ...]:
     """pinup's own checks (imported lazily; they never run by default)."""
-    from pinup.designmd.extended import EXTENDED_RULES
+    from pinup.designmd.rules.extended import EXTENDED_RULES
 
     return EXTENDED_RULES
 

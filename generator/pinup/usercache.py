@@ -2,7 +2,7 @@
 
 Both let a new `pinup build` process skip work an earlier one did: Jinja2 keys cached
 bytecode by template name and a checksum of its source (an edited or overridden template
-is recompiled); `pinup.docsite.sitecache` keys page models by a hash of everything they
+is recompiled); `pinup.sitecache` keys page models by a hash of everything they
 are built from. Any problem with the cache folder (read-only home, no permission, a
 folder another user could write to) just turns the cache off.
 """
@@ -13,6 +13,8 @@ import os
 import stat
 from pathlib import Path
 from typing import Any
+
+from pinup.buildcache import active
 
 
 def cache_root() -> Path:
@@ -30,38 +32,35 @@ def enabled() -> bool:
     return not os.environ.get("PINUP_NO_CACHE")
 
 
-#: folders this process created and probed as writable (the probe is a file create and
-#: unlink: a gallery build loads 25 entries, so it is done once per folder, not per load)
-_PROBED: set[str] = set()
-
-
 def usable_folder(folder: Path) -> bool:
     """Create `folder` (private to the user) and check nobody else can plant files in it.
 
     Cached entries are loaded as code-like data (Jinja bytecode, pickled page models),
     so a folder that is not ours or that group/others may write to is never used. Owner
-    and mode are checked on every call; creating and probing it, once per process.
+    and mode are checked on every call; creating and probing it (a file create and unlink), once
+    per build cache: a gallery build loads 25 entries.
     """
+    probed = active().folders
     key = str(folder)
     try:
-        if key not in _PROBED:
+        if key not in probed:
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         st = folder.stat()
     except OSError:
-        _PROBED.discard(key)
+        probed.discard(key)
         return False
     if hasattr(os, "getuid") and st.st_uid != os.getuid():
         return False
     if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         return False
-    if key not in _PROBED:
+    if key not in probed:
         probe = folder / f".probe-{os.getpid()}"
         try:
             probe.write_bytes(b"")
             probe.unlink()
         except OSError:
             return False
-        _PROBED.add(key)
+        probed.add(key)
     return True
 
 

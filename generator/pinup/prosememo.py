@@ -10,6 +10,7 @@ from them: unchanged prose is neither parsed nor rendered, and markdown-it-py is
 imported (its import is about a sixth of such a process's CPU time).
 
 A saved file also names the pinup code it was made by; files of other code are never read.
+The memos live in the build cache (`BuildCache.prose`): they last as long as it does.
 """
 
 from __future__ import annotations
@@ -22,44 +23,38 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pinup.buildcache import active
 from pinup.designmd.memo import remember
-from pinup.docsite.cache import cache_root, enabled, usable_folder
+from pinup.usercache import cache_root, enabled, usable_folder
 from pinup_feedback.atomicfile import replace_file
 
-#: kind -> (its key -> the product); each module reads and fills its own kind
-MEMOS: dict[str, dict[Any, Any]] = {}
-#: kind -> how many products of it a process keeps (the oldest go first)
-LIMITS: dict[str, int] = {}
-#: the limit for products read from disk before their module registered its kind
-UNREGISTERED_LIMIT = 4096
+#: kind -> how many products of it a build cache keeps (the oldest go first); each module reads
+#: and fills its own kind: the HTML of a piece of prose (`pinup.docsite.markdown`), its search
+#: entries (`search`), what the Colors prose says of each colour (`roles`), the Components
+#: prose's descriptions (`usage`), the Do's and Don'ts cards (`guidance`)
+LIMITS: dict[str, int] = {"html": 2048, "search": 2048, "roles": 256, "usage": 256, "guidance": 256}
+#: the limit of a kind not named in LIMITS
+OTHER_LIMIT = 4096
 #: bump when what a file holds changes (older files are then never read)
 FORMAT = 1
 _HEADER = b"pinup-prose\n"
-#: the products of the build running now, by (kind, key); None outside `kept`
-_recording: dict[tuple[str, Any], Any] | None = None
-#: file -> what this process last read from it or wrote to it (an edit loop rewrites nothing)
-_KNOWN: dict[str, dict[tuple[str, Any], Any]] = {}
-
-
-def memo(kind: str, limit: int) -> dict[Any, Any]:
-    """The memo of `kind`, keeping at most `limit` products (the same dict every time: modules keep it as a global)."""
-    LIMITS[kind] = limit
-    return MEMOS.setdefault(kind, {})
 
 
 def recall(kind: str, key: Any) -> Any | None:
     """The product of `kind` under `key`, or None; a product found is part of the running build."""
-    found = MEMOS[kind].get(key)
-    if found is not None and _recording is not None:
-        _recording[(kind, key)] = found
+    prose = active().prose
+    found = prose.memos.get(kind, {}).get(key)
+    if found is not None and prose.recording is not None:
+        prose.recording[(kind, key)] = found
     return found
 
 
 def keep(kind: str, key: Any, value: Any) -> Any:
     """Remember `value` (which must not be None) and count it in the running build; return it."""
-    remember(MEMOS[kind], key, value, LIMITS[kind])
-    if _recording is not None:
-        _recording[(kind, key)] = value
+    prose = active().prose
+    remember(prose.memos.setdefault(kind, {}), key, value, LIMITS.get(kind, OTHER_LIMIT))
+    if prose.recording is not None:
+        prose.recording[(kind, key)] = value
     return value
 
 
@@ -74,29 +69,30 @@ def kept(source: str, code: str) -> Iterator[None]:
     When the block ends without an error, the products it used are saved for the next build
     of `source`, unless they are what was read (the prose did not change). `code`: the pinup
     code's fingerprint, so a file made by other code is never used.
+    Call it within one build cache (`pinup.buildcache.using`): the products are recorded in it.
     """
-    global _recording
     if not enabled():
         yield
         return
+    prose = active().prose
     path = folder() / (hashlib.sha256(source.encode()).hexdigest()[:32] + ".pickle")
-    known = _KNOWN.get(str(path))
+    known = prose.known.get(str(path))
     if known is None:
         known = _read(path, code)
     for (kind, key), value in known.items():
-        store = MEMOS.setdefault(kind, {})  # its module may not be imported yet: `memo` finds the dict
+        store = prose.memos.setdefault(kind, {})
         if key not in store:
-            remember(store, key, value, LIMITS.get(kind, UNREGISTERED_LIMIT))
-    outer, _recording = _recording, {}
+            remember(store, key, value, LIMITS.get(kind, OTHER_LIMIT))
+    outer, prose.recording = prose.recording, {}
     try:
         yield
-        used = _recording
+        used = prose.recording
     finally:
-        _recording = outer
+        prose.recording = outer
     if outer is not None:
         outer.update(used)
     if used != known and _write(path, code, used):
-        _KNOWN[str(path)] = used
+        prose.known[str(path)] = used
 
 
 def _read(path: Path, code: str) -> dict[tuple[str, Any], Any]:
@@ -117,7 +113,7 @@ def _read(path: Path, code: str) -> dict[tuple[str, Any], Any]:
         os.utime(path)  # files in use survive pruning
     except OSError:
         pass
-    _KNOWN[str(path)] = products
+    active().prose.known[str(path)] = products
     return products
 
 
@@ -133,14 +129,13 @@ def _write(path: Path, code: str, products: dict[tuple[str, Any], Any]) -> bool:
         replace_file(path, data)
     except OSError:
         return False
-    if not _PRUNED:
-        _PRUNED.append(True)
+    prose = active().prose
+    if not prose.pruned:  # once per build cache is enough: a build adds a file per source at most
+        prose.pruned = True
         _prune(path.parent)
     return True
 
 
-#: whether this process pruned the folder yet (once is enough: a build adds a file per source at most)
-_PRUNED: list[bool] = []
 #: files kept: one per source (a DESIGN.md and its options), a few to a few hundred KB each
 MAX_FILES = 400
 

@@ -11,9 +11,10 @@ written on every build. `PINUP_NO_CACHE=1` turns it off; entries are pruned olde
 
 An edit loop (`pinup serve` rebuilding after each save of a DESIGN.md) makes a new version per
 edit, and the next edit replaces it: only the last one can be asked for by a later process. So
-within a process, once a source (a `slot`: the DESIGN.md and the options it is built with) has
-an entry on disk, its later versions are kept in memory and only the newest is written, when the
-process ends (`save_pending`); a forked worker saves at once (its exit skips atexit handlers).
+once a source (a `slot`: the DESIGN.md and the options it is built with) has an entry on disk, its
+later versions built with the same `BuildCache` are kept in memory and only the newest is written,
+when the process ends (`save_pending`); a forked worker saves at once (its exit skips atexit
+handlers). What this module knows besides the entries is the build cache's `sites`.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ import hashlib
 import os
 import pickle
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pinup import __version__
-from pinup.docsite.cache import cache_root, enabled, usable_folder
+from pinup.buildcache import SiteEntries, active, using
+from pinup.codeprint import code_fingerprint
+from pinup.usercache import cache_root, enabled, usable_folder
 from pinup_feedback.atomicfile import replace_file
 
 #: bump when the entry layout changes (older entries are then never looked up)
@@ -37,6 +41,7 @@ MAX_ENTRIES = 400
 #: and at most this many bytes in all (a 2 MB DESIGN.md makes an entry of tens of MB)
 MAX_BYTES = 256 * 1024 * 1024
 _HEADER = b"pinup-site-cache\n"
+_T = TypeVar("_T")
 
 
 def folder() -> Path:
@@ -59,7 +64,8 @@ def load(key: str, slot: str | None = None) -> Any | None:
     """
     if not enabled():
         return None
-    for _where, pending_key, value in _PENDING.values():  # one per source this process edits
+    sites = active().sites
+    for _where, pending_key, value in sites.pending.values():  # one per source this cache's builds edit
         if pending_key == key:
             return value
     path = folder() / f"{key}.pickle"
@@ -79,49 +85,71 @@ def load(key: str, slot: str | None = None) -> Any | None:
     except OSError:
         pass
     if slot is not None:
-        _SAVED.add(f"{path.parent}|{slot}")
+        sites.saved.add(f"{path.parent}|{slot}")
     return value
 
 
-#: sources (`slot`s) with an entry on disk that this process wrote or read
-_SAVED: set[str] = set()
-#: slot -> (folder, key, value): the newest version of a saved source, written when the process ends
-_PENDING: dict[str, tuple[Path, str, Any]] = {}
-#: the process that may defer saves: a forked worker ends with `os._exit`, skipping atexit
-_OWNER = os.getpid()
+def cached(design: bytes, options: str, make: Callable[[], _T], source: Path | None = None) -> _T:
+    """`make()`, or what it returned for the same DESIGN.md bytes, options and pinup code before.
+
+    The value (page models, no pydantic) is an entry of this cache; `options`
+    must name everything besides the DESIGN.md that shapes it. `source`: the file `design`
+    was read from, so an edit loop saves only its last version (see `save`).
+    """
+    with using():  # one cache for the lookup, the build and the save, even outside a build
+        return _cached(design, options, make, source)
+
+
+def _cached(design: bytes, options: str, make: Callable[[], _T], source: Path | None) -> _T:
+    code = code_fingerprint()
+    key = site_key(design, options=options, code=code)
+    slot = None if source is None else f"{options}|{source}"
+    value = load(key, slot)
+    if value is None:
+        if slot is None:
+            value = make()
+        else:
+            from pinup.prosememo import kept
+
+            with kept(slot, code):  # its unchanged prose is not read again (a new version after an edit)
+                value = make()
+        save(key, value, slot)
+    return value
 
 
 def save(key: str, value: Any, slot: str | None = None) -> None:
     """Save `value` under `key` (atomically: readers never see half an entry); errors are ignored.
 
     `slot` names the source the value is built from (a DESIGN.md's path and the options): when
-    this process already saved or read an entry of that source, the new version replaces the
+    the build cache already saved or read an entry of that source, the new version replaces the
     last one in memory and is written at exit, so an edit loop writes one entry, not one per edit.
     """
     if not enabled():
         return
+    sites = active().sites
     where = folder()
     source = None if slot is None else f"{where}|{slot}"
-    if source is not None and source in _SAVED and os.getpid() == _OWNER:
-        if not _PENDING:
-            atexit.register(save_pending)
-        _PENDING[source] = (where, key, value)
+    if source is not None and source in sites.saved and os.getpid() == sites.owner:
+        if not sites.at_exit:
+            atexit.register(save_pending, sites)
+            sites.at_exit = True
+        sites.pending[source] = (where, key, value)
         return
-    _write(where, key, value)
+    _write(sites, where, key, value)
     if source is not None:
-        _SAVED.add(source)
+        sites.saved.add(source)
 
 
-def save_pending() -> None:
+def save_pending(sites: SiteEntries | None = None) -> None:
     """Write the newest version of every source whose save was put off (see `save`)."""
-    pending = list(_PENDING.values())
-    _PENDING.clear()
-    atexit.unregister(save_pending)
+    sites = sites or active().sites
+    pending = list(sites.pending.values())
+    sites.pending.clear()
     for where, key, value in pending:
-        _write(where, key, value)
+        _write(sites, where, key, value)
 
 
-def _write(where: Path, key: str, value: Any) -> None:
+def _write(sites: SiteEntries, where: Path, key: str, value: Any) -> None:
     if not usable_folder(where):
         return
     try:
@@ -133,22 +161,19 @@ def _write(where: Path, key: str, value: Any) -> None:
         replace_file(target, data)
     except OSError:
         return
-    _SIZES[str(target)] = len(data)
-    _prune(where)
+    sites.sizes[str(target)] = len(data)
+    _prune(sites.sizes, where)
 
 
-#: entry path -> its size, as this process wrote or last saw it: an entry is written once under
-#: its name (atomically, and the same inputs pickle to the same bytes), so whether the folder is
-#: over its limits is known from a listing, without a stat per entry on every save
-_SIZES: dict[str, int] = {}
-
-
-def _prune(where: Path) -> None:
+def _prune(known: dict[str, int], where: Path) -> None:
     """Remove the least recently used entries beyond MAX_ENTRIES (down to nine tenths of it) or MAX_BYTES.
 
     Another build (another process, sharing the folder) may prune or replace an entry between the
     listing and its `stat`: that entry is skipped. The listing is closed however it ends, or its
-    iterator would be left for the garbage collector (a ResourceWarning).
+    iterator would be left for the garbage collector (a ResourceWarning). `known`: entry path -> its
+    size as last written or seen: an entry is written once under its name (atomically, and the same
+    inputs pickle to the same bytes), so whether the folder is over its limits is known from a
+    listing, without a stat per entry on every save.
     """
     try:
         with os.scandir(where) as listing:
@@ -157,15 +182,15 @@ def _prune(where: Path) -> None:
         return
     sizes: dict[str, int] = {}
     for entry in listed:
-        size = _SIZES.get(entry.path)
+        size = known.get(entry.path)
         if size is None:
             try:
                 size = entry.stat().st_size
             except OSError:
                 continue
         sizes[entry.path] = size
-    _SIZES.clear()
-    _SIZES.update(sizes)
+    known.clear()
+    known.update(sizes)
     if len(sizes) <= MAX_ENTRIES and sum(sizes.values()) <= MAX_BYTES:
         return
     entries = []
@@ -187,5 +212,5 @@ def _prune(where: Path) -> None:
             os.unlink(path)
         except OSError:
             pass
-        _SIZES.pop(path, None)
+        known.pop(path, None)
         total -= size
