@@ -1,9 +1,8 @@
 """The build manifest's JSON text, encoding again only the folders that changed since the last save.
 
-Why: every build saves the whole manifest (about 125 KB for the bundled gallery: each file's
-hash, size and key, and each group's files), yet a one-brand rebuild changes one brand's part
-of it. Encoding all of it with json's C encoder, sorting it and hashing the build id took
-0.8 ms of a 19 ms rebuild. Here the entries are cut into parts by their first path segment (a
+Why: every build saves the whole manifest (each file's hash, size and key, and each group's
+files), yet a one-brand rebuild changes one brand's part of it, and encoding, sorting and hashing
+all of it would make a small rebuild pay for the whole site. Here the entries are cut into parts by their first path segment (a
 brand's folder, `assets`, `index.html`): a part equal to what this process encoded last time
 keeps its text. The paths are sorted once; a part's paths are contiguous in that order (every
 path between two paths starting with `brand/` starts with it too), so the parts are slices of

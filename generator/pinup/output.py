@@ -51,7 +51,7 @@ class _Kept:
     """A kept group's files with their entries (see `OutputWriter.reuse`), held for the next build.
 
     Why: a gallery rebuild keeps every brand but one, and taking each kept file's entries over one
-    by one cost 0.8 ms of a 20 ms rebuild. Valid while the next build's previous manifest and stamps
+    by one would cost a step per file of the whole site. Valid while the next build's previous manifest and stamps
     are the very ones the build cache saved (`BuildCache.output`: the watches were read at its
     start, see `outwatch.begin`) and no build wrote a kept file again (see `finish`).
     """

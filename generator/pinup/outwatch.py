@@ -1,8 +1,8 @@
 """Knows, without a `stat` per file, that an output folder is as this process's last build left it.
 
 Why: an incremental rebuild keeps every unchanged part of the site, and made sure each kept file
-was still the one it wrote with a `stat` per file: 528 for the bundled gallery, about 3 ms, a
-tenth of a one-brand rebuild. The kernel can tell instead (Linux inotify, through
+was still the one it wrote with a `stat` per file, a cost that grows with the site while the
+rebuild itself does not. The kernel can tell instead (Linux inotify, through
 `inotify_simple`): after a build, every folder holding its files is watched, and at the next build
 a file is untouched when no event named it, nor any folder on its way down from the output folder,
 and the output folder is still the same folder. A file an event named is written again, even when

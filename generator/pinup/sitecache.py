@@ -36,7 +36,7 @@ from pinup_feedback.atomicfile import replace_file
 
 #: bump when the entry layout changes (older entries are then never looked up)
 FORMAT = 1
-#: entries kept; one per distinct (DESIGN.md, options) pair, about 150 KB each for a brand
+#: entries kept; one per distinct (DESIGN.md, options) pair
 MAX_ENTRIES = 400
 #: and at most this many bytes in all (a 2 MB DESIGN.md makes an entry of tens of MB)
 MAX_BYTES = 256 * 1024 * 1024
@@ -203,7 +203,7 @@ def _prune(known: dict[str, int], where: Path) -> None:
     entries.sort()
     total = sum(size for _, size, _ in entries)
     # a tenth below the limit on entries, so the next saves find room without this pass (a stat of
-    # every entry: 2-3 ms with 400 of them, more than the rest of a one-token rebuild's save)
+    # every entry, which would otherwise fall on every one-token rebuild's save)
     keep = MAX_ENTRIES - MAX_ENTRIES // 10
     for index, (_, size, path) in enumerate(entries):
         if len(entries) - index <= keep and total <= MAX_BYTES:

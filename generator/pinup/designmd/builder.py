@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import TYPE_CHECKING
 
 from pinup.designmd.colors import CssColor, parse_css_color
 from pinup.designmd.dimensions import STANDARD_UNITS, Dim, is_reference, parse_dimension, parse_unitless
@@ -26,7 +27,6 @@ from pinup.designmd.sections import (
 )
 from pinup.designmd.yamlload import js_string
 
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

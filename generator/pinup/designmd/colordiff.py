@@ -8,8 +8,8 @@ a distance of about 0.02 is one just-noticeable difference.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
     from typing import Any
 

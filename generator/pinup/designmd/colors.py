@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
     from typing import Any
 

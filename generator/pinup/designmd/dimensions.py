@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from pinup.designmd.jsnum import js_number
 
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
     from typing import Any
 

@@ -7,8 +7,8 @@ insertion order. The YAML loader, the parser and the JSON writer all need it, so
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
     from typing import Any
 

@@ -8,12 +8,12 @@ Malformed input never raises: it becomes findings.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from pinup.designmd.builder import Model, RawFinding, build_model
 from pinup.designmd.parser import ParsedDocument, parse_document
 from pinup.designmd.result import LintResult as LintResult  # re-exported: callers import it from here
 
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
     from pinup.designmd.model import LintReport, Severity
     from pinup.designmd.rules.base import Rule

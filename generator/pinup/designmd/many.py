@@ -14,10 +14,11 @@ others are still linted.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pinup.designmd import report
 from pinup.designmd.lint import ReadError, read_source, run
 
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
     from typing import TextIO
 

@@ -7,7 +7,8 @@ entries are the ones worth keeping, and a dict needs no import (`pinup lint` sta
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import TypeVar
 

@@ -20,11 +20,12 @@ Values that are not valid are left for the `mode-value` rule to report.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pinup.designmd.colors import CssColor, parse_css_color
 from pinup.designmd.dimensions import Dim, is_reference, parse_dimension
 from pinup.designmd.sections import MAX_REFERENCE_DEPTH
 
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
     from typing import Any
 

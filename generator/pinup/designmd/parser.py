@@ -10,13 +10,13 @@ line of every key.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from pinup.designmd.jsobject import js_order
 from pinup.designmd.memo import remember
 from pinup.designmd.yamlload import YamlError, load_block
 from pinup.designmd.yamlsimple import NOT_SIMPLE, load_simple
 
-TYPE_CHECKING = False  # typing costs `pinup lint` an import; mypy reads the block below
 if TYPE_CHECKING:
     from typing import Any
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
     from typing import Any
 

@@ -5,7 +5,8 @@ Its own module so that convert.py need not import lint.py, which imports convert
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from pinup.designmd.builder import Model, RawFinding
     from pinup.designmd.parser import ParsedDocument

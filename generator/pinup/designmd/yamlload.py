@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import math
 import re
+from typing import TYPE_CHECKING
 
 from pinup.designmd.jsnum import js_number, js_parse_int
 from pinup.designmd.jsobject import reorder
 
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
     from typing import Any
 

@@ -11,11 +11,11 @@ differential test checks both agree wherever this one answers.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from pinup.designmd.jsobject import reorder
 from pinup.designmd.yamlload import YDict, YList, dup_identity, flow_too_deep, key_string, resolve_plain
 
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
     from typing import Any
 

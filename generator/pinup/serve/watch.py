@@ -87,8 +87,8 @@ def _new_folders(changes: set[tuple[Any, str]], watched: set[str]) -> bool:
 class Watcher:
     """A thread that rebuilds `ws` after changes and reports to `boards` and `say` (stderr)."""
 
-    #: `step_ms`: how long a burst must be quiet to end. An editor's save (write, rename) takes far less;
-    #: 100 ms, the value before, added about 70 ms to every live reload (bench/serve_reload.py)
+    #: `step_ms`: how long a burst must be quiet to end. An editor's save (write, rename) takes far less,
+    #: and every millisecond of it is added to each live reload (bench/serve_reload.py)
     def __init__(
         self,
         ws: Workspace,

@@ -6,6 +6,8 @@ ordered registry; `select()` switches rules on or off by name.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pinup.designmd.builder import Model, RawFinding
 from pinup.designmd.rules import (
     broken_ref,
@@ -22,7 +24,6 @@ from pinup.designmd.rules import (
 )
 from pinup.designmd.rules.base import Rule as Rule  # re-exported: the registry's public type
 
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
     from collections.abc import Iterable
 

@@ -10,12 +10,13 @@ the author intends in that mode, so it is not judged.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pinup.designmd.builder import Model, RawFinding
 from pinup.designmd.colors import CssColor, ratio
 from pinup.designmd.dimensions import is_reference
 from pinup.designmd.jsnum import to_fixed
 
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
     from typing import Any
 

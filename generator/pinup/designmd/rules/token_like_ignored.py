@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from pinup.designmd.builder import Model, RawFinding
 from pinup.designmd.dimensions import utf16_len
 
-TYPE_CHECKING = False  # not `typing`'s: importing typing costs `pinup lint` start-up time
 if TYPE_CHECKING:
     from typing import Any
 
