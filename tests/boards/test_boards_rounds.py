@@ -70,6 +70,39 @@ def test_earlier_rounds_are_published_with_the_board(two_rounds: Path) -> None:
     assert "data-pinup-agent" not in (board / "variants" / "c-journal-page.html").read_text("utf-8")
 
 
+def test_the_earlier_pick_is_compared_first(page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    src = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, src)
+    _second_round(src)
+    board_yaml = src / "boards" / BOARD / "board.yaml"
+    board_yaml.write_text(
+        board_yaml.read_text("utf-8").replace("  - round: 1\n", "  - round: 1\n    pick: C\n"), "utf-8"
+    )
+    out = tmp_path / "site"
+    done = subprocess.run([*PINUP, "build", str(src), "--out", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    page.goto((out / "boards" / BOARD / "index.html").as_uri())
+    page.wait_for_selector("#compare")
+    assert page.input_value("#compare-before") == "C"
+    assert "(the pick)" in page.inner_text("#compare-hint")
+    assert "picked C" in page.inner_text(".round-step[data-round='1']")
+
+
+def test_a_pick_that_is_not_one_of_the_round_s_variants_is_refused(tmp_path: Path) -> None:
+    src = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, src)
+    _second_round(src)
+    board_yaml = src / "boards" / BOARD / "board.yaml"
+    board_yaml.write_text(
+        board_yaml.read_text("utf-8").replace("  - round: 1\n", "  - round: 1\n    pick: Z\n"), "utf-8"
+    )
+    done = subprocess.run(
+        [*PINUP, "build", str(src), "--out", str(tmp_path / "site")], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode != 0
+    assert "pick 'Z' is not one of its variants (A, B, C)" in done.stderr
+
+
 def test_a_board_without_history_has_no_round_history(tmp_path: Path) -> None:
     out = tmp_path / "site"
     done = subprocess.run(

@@ -84,6 +84,7 @@ def test_more_like_sends_that_variant_as_the_base(api_env: FakeOpenAI, workspace
         check_feedback_block(prompt)
     spec = load_yaml(workspace / "boards" / BOARD / "board.yaml")
     assert [v["label"] for v in spec["variants"]] == ["Like B, take 1", "Like B, take 2", "Like B, take 3"]
+    assert spec["history"][0]["pick"] == "B"  # the round history compares round 2 with B first
 
 
 def test_remix_follows_the_spec(api_env: FakeOpenAI, workspace: Path) -> None:
@@ -144,6 +145,7 @@ def test_final_feedback_builds_on_the_preferred_variant(api_env: FakeOpenAI, wor
     write_feedback(workspace, BOARD, {"preferred": "A", **COMMON}, "20261130T000001.000000Z")
     generate_from_feedback(workspace)
     assert read_meta(workspace / "boards" / BOARD, 2)["action"] == "more_like_A"
+    assert load_yaml(workspace / "boards" / BOARD / "board.yaml")["history"][0]["pick"] == "A"
 
 
 def test_no_feedback_is_a_clear_error(api_env: FakeOpenAI, workspace: Path) -> None:
@@ -159,6 +161,7 @@ def test_more_like_a_variant_that_is_gone_asks_for_new_directions(api_env: FakeO
     generate_from_feedback(workspace)
     assert read_meta(workspace / "boards" / BOARD, 2)["action"] == "different"
     assert all("<untrusted_base_html" not in p for p in users(api_env))
+    assert "pick" not in load_yaml(workspace / "boards" / BOARD / "board.yaml")["history"][0]  # Z is not there
 
 
 def test_feedback_already_used_is_not_used_twice(api_env: FakeOpenAI, workspace: Path) -> None:

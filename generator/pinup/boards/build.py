@@ -133,7 +133,8 @@ def _history_views(board: Board, inline: bool, copies: dict[str, str | bytes]) -
             except BoardError:
                 continue
             views.append(_view(board, v, source, inline, copies, agent=False))
-        rounds.append(RoundView(round=past.round, variants=views))
+        pick = past.pick if past.pick in {v.id for v in views} else None
+        rounds.append(RoundView(round=past.round, variants=views, pick=pick))
     return rounds
 
 

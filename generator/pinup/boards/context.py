@@ -37,11 +37,14 @@ class RoundView:
 
     round: int
     variants: list[VariantView]
+    #: the variant reviewers preferred in that round, if known
+    pick: str | None = None
 
     def manifest(self) -> dict[str, Any]:
         """What the page's script needs to compare this round with the current one."""
         return {
             "round": self.round,
+            "pick": self.pick,
             "variants": [
                 {"id": v.id, "label": v.label, "kind": v.kind, "src": v.src, "srcdoc": v.srcdoc, "width": v.width}
                 for v in self.variants

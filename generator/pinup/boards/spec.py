@@ -132,6 +132,8 @@ class RoundSpec:
 
     round: RoundNumber
     variants: list[VariantSpec] = field(default_factory=list)
+    pick: str | None = None
+    """The variant reviewers preferred in that round, when one was (the board compares it first)."""
 
 
 @dataclass(slots=True, kw_only=True)
@@ -159,6 +161,9 @@ def _history_before_current(spec: BoardSpec) -> BoardSpec:
     for past in spec.history:
         if past.round >= spec.round:
             raise ValueError(f"history round {past.round} is not before the current round {spec.round}")
+        if past.pick is not None and past.variants and past.pick not in {v.id for v in past.variants}:
+            ids = ", ".join(v.id for v in past.variants)
+            raise ValueError(f"history round {past.round}: pick {past.pick!r} is not one of its variants ({ids})")
     return spec
 
 

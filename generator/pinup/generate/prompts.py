@@ -144,6 +144,8 @@ class RoundPlan:
     source_feedback_id: str | None = None
     remix: dict[str, str] | None = None
     labels: list[str] = field(default_factory=list)
+    #: the variant of the round before that reviewers preferred (kept in board.yaml's history)
+    pick: str | None = None
 
     def label(self, k: int) -> str:
         """A short label for variant k (1-based)."""
@@ -157,6 +159,7 @@ class _FeedbackContext(TypedDict):
 
     feedback_text: str | None
     source_feedback_id: str | None
+    pick: str | None
 
 
 def feedback_summary(record: dict[str, Any], variants: list[dict[str, Any]]) -> str:
@@ -208,7 +211,11 @@ def plan_from_feedback(
     if not custom and action == "remix" and not any((record.get("remixSpec") or {}).values()):
         action = "different"  # a remix of nothing
     summary = feedback_summary(record, variants) or None
-    common = _FeedbackContext(feedback_text=summary, source_feedback_id=record.get("id"))
+    liked = action[len("more_like_") :] if not custom and action.startswith("more_like_") else None
+    pick = str(record.get("preferred") or liked or "") or None
+    common = _FeedbackContext(
+        feedback_text=summary, source_feedback_id=record.get("id"), pick=pick if pick in labels else None
+    )
 
     if not custom and action == "different":
         return RoundPlan(

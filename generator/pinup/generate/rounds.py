@@ -183,8 +183,11 @@ def write_round(
     *,
     title: str | None = None,
     brief: str | None = None,
+    pick: str | None = None,
 ) -> tuple[int, Path]:
     """Write round-N atomically, then update board.yaml; returns (round, folder).
+
+    `pick`: the variant reviewers preferred in the round this one follows, kept with it in `history`.
 
     Durable in that order: the round's files and folders are on disk before it takes its name,
     and its name before board.yaml names it, so a power cut never leaves a board.yaml that points
@@ -212,7 +215,7 @@ def write_round(
             create_file(tmp / "meta.json", (json.dumps(meta, indent=2, ensure_ascii=False) + "\n").encode(), sync=True)
             fsync_dir(tmp / "variants")
             fsync_dir(tmp)
-            text = _updated_board_yaml(ref, board, round_number, entries, title=title, brief=brief)
+            text = _updated_board_yaml(ref, board, round_number, entries, title=title, brief=brief, pick=pick)
             final = ref.folder / f"round-{round_number}"
             if final.exists():
                 raise GenerationError("round_exists", f"{final} already exists; nothing was overwritten")
@@ -233,6 +236,7 @@ def _updated_board_yaml(
     *,
     title: str | None,
     brief: str | None,
+    pick: str | None = None,
 ) -> str:
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
@@ -250,6 +254,8 @@ def _updated_board_yaml(
         past = CommentedMap()
         past["round"] = int(data.get("round") or 1)
         past["variants"] = old
+        if pick and pick in {str(v.get("id")) for v in old}:
+            past["pick"] = pick
         history.append(past)
     data["round"] = round_number
     seq = CommentedSeq()

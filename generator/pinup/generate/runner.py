@@ -200,7 +200,7 @@ def _generate(
         meta["size"] = opts.size
     run.emit("writing", f"writing round {round_number}")
     written, folder = write_round(
-        ref, round_number, made, meta, title=str(board.get("title") or "") or None, brief=brief
+        ref, round_number, made, meta, title=str(board.get("title") or "") or None, brief=brief, pick=plan.pick
     )
     meta["round"] = written
     run.emit("done", f"round {written} written")

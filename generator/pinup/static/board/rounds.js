@@ -74,9 +74,10 @@
     var keep = beforeSel.value;
     beforeSel.textContent = "";
     (r ? r.variants : []).forEach(function (v) {
-      beforeSel.appendChild(el("option", v.id + (v.label ? ": " + v.label : ""), { value: v.id }));
+      beforeSel.appendChild(el("option", v.id + (v.label ? ": " + v.label : "") + (r.pick === v.id ? " (the pick)" : ""), { value: v.id }));
     });
-    var want = find(r ? r.variants : [], afterSel.value) ? afterSel.value : keep;
+    /* first the round's pick, when reviewers made one; else the same slot as this round's variant */
+    var want = r && r.pick && !keep ? r.pick : (find(r ? r.variants : [], afterSel.value) ? afterSel.value : keep);
     if (want && find(r ? r.variants : [], want)) { beforeSel.value = want; }
   }
 
@@ -131,7 +132,8 @@
       return;
     }
     var same = before.id === after.id;
-    hint.textContent = "Round " + r.round + ", variant " + before.id + " against round " + B.cfg.round + ", variant " + after.id +
+    var picked = r.pick === before.id;
+    hint.textContent = "Round " + r.round + ", variant " + before.id + (picked ? " (the pick)" : "") + " against round " + B.cfg.round + ", variant " + after.id +
       (same ? " (the same slot)" : "") +
       (mode === "diff" ? ". Black is unchanged; anything bright changed." : mode === "overlay" ? ". Move the slider to fade between them." : ".");
     stage.appendChild(pane(before, "Round " + r.round + ": " + before.id, "before"));
