@@ -22,17 +22,14 @@ Layout (under `<store>/_items/` on disk, `<prefix>/feedback/_items/` in S3), per
 
 from __future__ import annotations
 
-import json
-import os
 import threading
 import time
-import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from .records import regenerate_request
-from .store.base import FeedbackStore, encode, iso_ts, now_utc
+from .store.base import EventLog, FeedbackStore, iso_ts, now_utc
 
 Status = Literal["open", "in_progress", "resolved", "wont_fix", "needs_clarification"]
 STATUSES: tuple[Status, ...] = ("open", "in_progress", "resolved", "wont_fix", "needs_clarification")
@@ -40,7 +37,6 @@ RESOLUTIONS: tuple[Status, ...] = ("resolved", "wont_fix", "needs_clarification"
 CLOSED: tuple[Status, ...] = ("resolved", "wont_fix")
 MAX_SUMMARY = 2000
 MAX_ACTOR = 100
-ITEMS_DIR = "_items"
 
 
 class LifecycleError(Exception):
@@ -57,195 +53,6 @@ class ItemConflict(LifecycleError):
     """The item's state does not allow the change (already claimed, already resolved)."""
 
     code = "item_conflict"
-
-
-# --- the log: create-only JSON documents ---------------------------------------------------
-class EventLog(Protocol):
-    """Create-only documents by name: `create` is False when the name is already taken."""
-
-    def create(self, name: str, payload: dict[str, Any]) -> bool: ...
-
-    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
-        """All of `create` at once."""
-        ...
-
-    def take(self, name: str, payload: dict[str, Any]) -> bool:
-        """Create a record's number slot, whole and create-only: False when the name is taken."""
-        ...
-
-    def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
-        """`create_many` of (name, slot, payload): a log that can makes each document another name
-        of `slot` (taken by `take` with this same payload), durable only after the slot is."""
-        ...
-
-    def read(self, name: str) -> dict[str, Any] | None: ...
-
-    def names(self, prefix: str) -> list[str]: ...
-
-    def settle(self, names: list[str]) -> None:
-        """Make documents another writer created durable before this one cites them."""
-        ...
-
-
-class FileLog:
-    """Documents as files under `root`, created durably and create-only by the store's group commit."""
-
-    def __init__(self, root: Any) -> None:
-        from pathlib import Path
-
-        self.root = Path(root)
-        self._base = str(self.root)
-
-    def create(self, name: str, payload: dict[str, Any]) -> bool:
-        return self.create_many([(name, payload)])[0]
-
-    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
-        """Create them all at once, so they share the group commit's syncs; False where taken."""
-        from .store import file
-
-        return _created([file.COMMIT.submit(self.root / name, _doc(payload)) for name, payload in docs])
-
-    def take(self, name: str, payload: dict[str, Any]) -> bool:
-        """The slot appears whole (`create_whole`): a reader never finds it empty or cut short.
-
-        Not synced here: the group commit's next barrier makes it durable, and what cites it (the
-        record's numbers, created through it afterwards) is never durable before it is.
-        """
-        from .store.file import create_whole
-
-        return create_whole(f"{self._base}/{name}", _doc(payload))
-
-    def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
-        """Each document a create-only link to its slot's file (same bytes): no inode, no write.
-
-        The group commit links it only after a barrier that follows the slot's own link, so a
-        record's numbers are never on disk without its slots."""
-        from .store import file
-
-        futures = [
-            file.COMMIT.submit(self.root / name, _doc(payload), None if slot is None else self.root / slot)
-            for name, slot, payload in docs
-        ]
-        return _created(futures)
-
-    def read(self, name: str) -> dict[str, Any] | None:
-        try:
-            with open(f"{self._base}/{name}", encoding="utf-8") as file:  # a str: no pathlib per read
-                data: dict[str, Any] = json.load(file)
-        except FileNotFoundError:
-            return None
-        return data
-
-    def settle(self, names: list[str]) -> None:
-        """fsync each slot file and its folder: its writer may not have synced them yet."""
-        from .atomicfile import fsync_dir
-
-        for name in names:
-            path = self.root / name
-            fd = os.open(path, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            fsync_dir(path.parent)
-
-    def names(self, prefix: str) -> list[str]:
-        """Every document under `prefix` (folders included), sorted; plain `os.scandir`, no pathlib."""
-        found: list[str] = []
-        folders = [prefix.rstrip("/")]
-        while folders:
-            folder = folders.pop()
-            try:
-                entries = os.scandir(f"{self._base}/{folder}" if folder else self._base)
-            except (FileNotFoundError, NotADirectoryError):
-                continue
-            with entries:
-                for entry in entries:
-                    if entry.name.startswith("."):
-                        continue
-                    name = f"{folder}/{entry.name}" if folder else entry.name
-                    if entry.is_dir(follow_symlinks=False):
-                        folders.append(name)
-                    elif entry.name.endswith(".json"):
-                        found.append(name)
-        return sorted(found)
-
-
-def _doc(payload: dict[str, Any]) -> bytes:
-    """A log document on disk: compact JSON (json's C encoder; an indented dump is pure Python)."""
-    return (json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
-
-
-def _created(futures: list[Any]) -> list[bool]:
-    """Wait for the group commit's creates: False where the name was taken; other errors raise."""
-    created, failure = [], None
-    for future in futures:
-        error = future.exception()
-        created.append(error is None)
-        if error is not None and not isinstance(error, FileExistsError):
-            failure = failure or error
-    if failure is not None:
-        raise failure
-    return created
-
-
-class S3Log:
-    """Documents as S3 objects, created with If-None-Match: * through the store's client."""
-
-    def __init__(self, store: Any) -> None:
-        self.store = store
-        self.base = store._key("feedback", ITEMS_DIR) + "/"
-
-    def create(self, name: str, payload: dict[str, Any]) -> bool:
-        from .store.base import RecordExists
-
-        try:
-            self.store._put_create_only(self.base + name, encode(payload))
-        except RecordExists:
-            return False
-        return True
-
-    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
-        return [self.create(name, payload) for name, payload in docs]
-
-    def take(self, name: str, payload: dict[str, Any]) -> bool:
-        return self.create(name, payload)
-
-    def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
-        return [self.create(name, payload) for name, _slot, payload in docs]
-
-    def settle(self, names: list[str]) -> None:
-        """Nothing to do: an S3 object is durable once its PUT returns."""
-
-    def read(self, name: str) -> dict[str, Any] | None:
-        data = self.store._get(self.base + name)
-        return None if data is None else json.loads(data)
-
-    def names(self, prefix: str) -> list[str]:
-        from botocore.exceptions import BotoCoreError, ClientError
-
-        from .store.base import StoreUnavailable
-        from .store.s3 import error_code
-
-        out = []
-        try:
-            pages = self.store.client.get_paginator("list_objects_v2").paginate(
-                Bucket=self.store.bucket, Prefix=self.base + prefix
-            )
-            for page in pages:
-                out += [obj["Key"][len(self.base) :] for obj in page.get("Contents", ())]
-        except (ClientError, BotoCoreError) as exc:
-            raise StoreUnavailable(f"S3 list failed: {error_code(exc) or type(exc).__name__}") from exc
-        return sorted(out)
-
-
-def log_for(store: FeedbackStore) -> EventLog:
-    """The item log that lives next to a store's records."""
-    from .store.file import FileStore
-
-    if isinstance(store, FileStore):
-        return FileLog(store.root / ITEMS_DIR)
-    return S3Log(store)
 
 
 # --- items -----------------------------------------------------------------------------------
@@ -345,7 +152,7 @@ class Lifecycle:
 
     def __init__(self, store: FeedbackStore, log: EventLog | None = None) -> None:
         self.store = store
-        self.log = log if log is not None else log_for(store)
+        self.log = log if log is not None else store.item_log()
         self._lock = threading.Lock()
         self._next: dict[str, int] = {}
         self._queued: list[dict[str, Any]] = []
@@ -694,47 +501,3 @@ class Lifecycle:
 def _slot(board: str, n: int) -> str:
     """The name of the slot whose run starts at number `n`."""
     return f"{board}/n/{n:010d}.json"
-
-
-_SHARED: dict[tuple[str, ...], Lifecycle] = {}
-_SHARED_LOCK = threading.Lock()
-
-
-def _location(store: FeedbackStore) -> tuple[str, ...]:
-    root = getattr(store, "root", None)
-    if root is not None:
-        return ("file", os.path.realpath(root))
-    return (
-        "s3",
-        str(getattr(store, "endpoint_url", "")),
-        str(getattr(store, "bucket", "")),
-        str(getattr(store, "prefix", "")),
-    )
-
-
-_BY_STORE: weakref.WeakKeyDictionary[Any, Lifecycle] = weakref.WeakKeyDictionary()
-
-
-def lifecycle_for(store: FeedbackStore) -> Lifecycle:
-    """One Lifecycle per store location in this process, so every numbering shares one lock.
-
-    Looked up by the store object first: the server asks once per submission, and resolving
-    the location (a realpath) each time would cost more than the lookup it serves.
-    """
-    with _SHARED_LOCK:
-        found = _BY_STORE.get(store)
-        if found is None:
-            key = _location(store)
-            found = _SHARED.get(key)
-            if found is None:
-                found = _SHARED[key] = Lifecycle(store)
-            _BY_STORE[store] = found
-        return found
-
-
-def wait_all_idle(timeout: float = 5.0) -> bool:
-    """`wait_idle` on every Lifecycle of this process, within one shared `timeout`."""
-    deadline = time.monotonic() + timeout
-    with _SHARED_LOCK:
-        found = list(_SHARED.values())
-    return all(lifecycle.wait_idle(max(0.0, deadline - time.monotonic())) for lifecycle in found)

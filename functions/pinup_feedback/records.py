@@ -10,10 +10,14 @@ regenerate request asks for.
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from .store.base import iso_ts, new_id, now_utc
 
 #: a board's slug, as store keys and routes hold it
 BOARD_SLUG_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"
+BOARD_SLUG = re.compile(BOARD_SLUG_PATTERN)
 
 
 def regenerate_request(record: dict[str, Any]) -> str | None:
@@ -31,3 +35,23 @@ def regenerate_request(record: dict[str, Any]) -> str | None:
 def is_custom_request(record: dict[str, Any]) -> bool:
     """True when the request is the reviewer's own words (never an action code)."""
     return record.get("regenerateAction") == "custom" and isinstance(record.get("regenerateText"), str)
+
+
+def new_record(
+    body: dict[str, Any],
+    kind: str,
+    client_hash: str,
+    *,
+    rid: str | None = None,
+    received_at: str | None = None,
+) -> dict[str, Any]:
+    """A stored record: the validated body plus what the endpoint adds (the only place that does).
+
+    `rid` and `received_at` are given when a claim reserved them (a hosted final's retry)."""
+    return {
+        **body,
+        "id": rid or new_id(),
+        "receivedAt": received_at or iso_ts(now_utc()),
+        "kind": kind,
+        "clientHash": client_hash,
+    }

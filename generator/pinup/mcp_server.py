@@ -31,12 +31,12 @@ class Feedback:
 
     def __init__(self, workspace: str | None, store: str | None, endpoint_url: str | None = None) -> None:
         from pinup.feedback_store import open_feedback
-        from pinup_feedback.lifecycle import lifecycle_for
+        from pinup_feedback.lifecycle import Lifecycle
 
         self.store_arg = store
         self.endpoint_url = endpoint_url
         self.ws, self.store = open_feedback(workspace, store, endpoint_url)
-        self.lifecycle = lifecycle_for(self.store)
+        self.lifecycle = Lifecycle(self.store)
 
     def board(self, board: str | None) -> str:
         from pinup.feedback_store import choose_board

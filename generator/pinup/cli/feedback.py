@@ -181,12 +181,12 @@ def on_board(
     src: str | None, store: str | None, endpoint_url: str | None, board: str | None, call: Callable[[Any, str], T]
 ) -> tuple[str, T]:
     """Open the store, pick the board and run `call(lifecycle, slug)` (see `refusals`)."""
-    from pinup_feedback.lifecycle import lifecycle_for
+    from pinup_feedback.lifecycle import Lifecycle
 
     _, st = open_feedback(src, store, endpoint_url)
     slug = pick_board(st, board)
     with refusals():
-        return slug, call(lifecycle_for(st), slug)
+        return slug, call(Lifecycle(st), slug)
 
 
 @contextmanager
@@ -324,7 +324,7 @@ def handoff(
     Reviewer text is quoted as JSON strings, so it cannot pose as headings or instructions.
     """
     from pinup.handoff import board_info, build_handoff, render_markdown
-    from pinup_feedback.lifecycle import lifecycle_for
+    from pinup_feedback.lifecycle import Lifecycle
 
     ws, st = open_feedback(src, store, endpoint_url)
     if record_id:
@@ -336,7 +336,7 @@ def handoff(
         record = _latest(st, board)
     slug = str(record.get("board"))
     with refusals():
-        items = lifecycle_for(st).items(slug)
+        items = Lifecycle(st).items(slug)
     info = board_info(ws, st, slug, record.get("round"), list(record.get("tweaks") or {}))
     store_args = ["--store", store] if store else []
     if endpoint_url and store and store.startswith("s3://"):

@@ -57,7 +57,7 @@ def local_target(location: S3Location, key: str, into: Path) -> Path | None:
 
 def write_create_only(target: Path, data: bytes) -> Outcome:
     """Create `target` durably the way the local FileStore does; never replace an existing file."""
-    from pinup_feedback.store.file import create_only
+    from pinup_feedback.store.durable import create_only
 
     if target.exists():
         return "present" if target.read_bytes() == data else "conflict"

@@ -93,6 +93,7 @@ class ServeSession:
         self._server: Any = None
         self._boards: Any = None
         self._watcher: Any = None
+        self._lifecycle: Any = None  # the app's items lifecycle, once the app exists
         self._port = options.port
         self._lock = threading.Lock()
         self._failed = False
@@ -182,6 +183,7 @@ class ServeSession:
         hooks = Hooks(on_feedback=self.on_feedback, on_regenerate=self.options.on_regenerate)
         app = create_app(settings, hooks=hooks, boards=self._boards)
         self._restore(app.state.ctx)
+        self._lifecycle = app.state.ctx.lifecycle
         return BuildGate(LiveReload(app), self.ws.out)
 
     def _restore(self, ctx: Any) -> None:
@@ -345,9 +347,8 @@ class ServeSession:
                 self._boards.close()
             if self._watcher is not None:
                 self._watcher.join(10.0)
-            from pinup_feedback.lifecycle import wait_all_idle
-
-            wait_all_idle(5.0)  # numbering of the last submissions finishes before we exit
+            if self._lifecycle is not None:
+                self._lifecycle.wait_idle(5.0)  # numbering of the last submissions finishes before we exit
             servefile.remove(self.ws.serve_json, os.getpid())
             self._drain_stdout()  # every acknowledged record's line is out before we exit
         return self.exit_code
