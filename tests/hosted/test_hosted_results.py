@@ -13,8 +13,9 @@ from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
 from pinup.cli import cli
-from pinup.hosted.records import StoredRecord, load_local
+from pinup.hosted.records import load_local
 from pinup.hosted.results import aggregate, build_results_pages
+from pinup_feedback.records import StoredRecord
 
 BOARD = "checkout"
 _seq = iter(range(10_000))
@@ -51,7 +52,7 @@ def write_store(store: Path, records: list[dict[str, Any]], board: str = BOARD) 
 
 
 def agg(records: list[dict[str, Any]], **kw: Any) -> Any:
-    return aggregate(BOARD, [StoredRecord.model_validate(r) for r in records], **kw)
+    return aggregate(BOARD, [StoredRecord.from_dict(r) for r in records], **kw)
 
 
 def by_id(res: Any) -> dict[str, Any]:

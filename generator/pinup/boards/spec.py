@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pinup.designmd.memo import remember
 from pinup.plain import REQUIRED, Plain
+from pinup_feedback.records import BOARD_SLUG
 
 Device = Literal["desktop", "tablet", "phone"]
 
@@ -43,7 +44,7 @@ MIME_TYPES: dict[str, str] = {
 }
 
 VARIANT_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
-SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+SLUG = BOARD_SLUG
 
 
 class BoardError(Exception):

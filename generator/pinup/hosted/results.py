@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from pinup.hosted.records import LoadedRecords, StoredRecord
+from pinup.hosted.records import LoadedRecords
+from pinup_feedback.records import StoredRecord
 
 if TYPE_CHECKING:  # pragma: no cover
     from jinja2 import Environment
