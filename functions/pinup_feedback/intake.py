@@ -24,7 +24,7 @@ from .ledger import Receipt, body_only, claim_name, fingerprint, guard_key
 from .logs import log_event
 from .records import BOARD_SLUG, new_record
 from .schema import FeedbackInvalid, FeedbackV1, check_against_manifest, parse_feedback
-from .store.base import RecordExists, RecordNotFound, StoreError, StoreUnavailable, new_id
+from .store.base import RecordExists, RecordNotFound, StoreError, StoreUnavailable, iso_ts, new_id, now_utc
 from .tokens import HEADER, token_ok
 
 NOT_STORED = "the feedback could not be stored; nothing was acknowledged"
@@ -132,7 +132,7 @@ class Intake:
             raise Refused("already_submitted", f"round {round_} of {board} is already submitted")
         if feedback.kind == "final" and not ctx.local and cid is not None:
             return await self.claimed_final(feedback, client, fp)
-        record = new_record(body, feedback.kind, client)
+        record = new_record(body, feedback.kind, client, new_id(), iso_ts(now_utc()))
         try:
             await self.save(record)
         except RecordExists:  # an id collision: impossible with uuid4, refuse rather than overwrite
@@ -150,7 +150,7 @@ class Intake:
         ctx = self.ctx
         assert feedback.clientId is not None
         body = feedback.stored_body()
-        record = new_record(body, feedback.kind, client)
+        record = new_record(body, feedback.kind, client, new_id(), iso_ts(now_utc()))
         payload = {"id": record["id"], "receivedAt": record["receivedAt"], "fingerprint": fp, "kind": "final"}
         name = claim_name(feedback.board, feedback.round, feedback.clientId)
         try:
@@ -160,9 +160,7 @@ class Intake:
         except StoreError as exc:
             raise Refused("store_failed", NOT_STORED) from exc
         if existing is not None:
-            record = new_record(
-                body, feedback.kind, client, rid=str(existing["id"]), received_at=str(existing["receivedAt"])
-            )
+            record = new_record(body, feedback.kind, client, str(existing["id"]), str(existing["receivedAt"]))
         replayed = False
         try:
             await self.save(record)

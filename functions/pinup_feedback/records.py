@@ -14,8 +14,6 @@ import re
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .store.base import iso_ts, new_id, now_utc
-
 #: a board's slug, as store keys and routes hold it
 BOARD_SLUG_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"
 BOARD_SLUG = re.compile(BOARD_SLUG_PATTERN)
@@ -38,24 +36,10 @@ def is_custom_request(record: dict[str, Any]) -> bool:
     return record.get("regenerateAction") == "custom" and isinstance(record.get("regenerateText"), str)
 
 
-def new_record(
-    body: dict[str, Any],
-    kind: str,
-    client_hash: str,
-    *,
-    rid: str | None = None,
-    received_at: str | None = None,
-) -> dict[str, Any]:
-    """A stored record: the validated body plus what the endpoint adds (the only place that does).
-
-    `rid` and `received_at` are given when a claim reserved them (a hosted final's retry)."""
-    return {
-        **body,
-        "id": rid or new_id(),
-        "receivedAt": received_at or iso_ts(now_utc()),
-        "kind": kind,
-        "clientHash": client_hash,
-    }
+def new_record(body: dict[str, Any], kind: str, client_hash: str, rid: str, received_at: str) -> dict[str, Any]:
+    """A stored record: the validated body plus what the endpoint adds (the only place that does):
+    its id, when it was received (`store.base.iso_ts`), its kind and the reviewer's client hash."""
+    return {**body, "id": rid, "receivedAt": received_at, "kind": kind, "clientHash": client_hash}
 
 
 @dataclass(slots=True)
