@@ -22,14 +22,18 @@ Layout (under `<store>/_items/` on disk, `<prefix>/feedback/_items/` in S3), per
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .records import regenerate_request
 from .store.base import EventLog, FeedbackStore, iso_ts, now_utc
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .itemindex import BoardIndex
 
 Status = Literal["open", "in_progress", "resolved", "wont_fix", "needs_clarification"]
 STATUSES: tuple[Status, ...] = ("open", "in_progress", "resolved", "wont_fix", "needs_clarification")
@@ -158,6 +162,8 @@ class Lifecycle:
         self._queued: list[dict[str, Any]] = []
         self._queue_lock = threading.Lock()
         self._worker: threading.Thread | None = None
+        self._indexes: dict[str, BoardIndex] = {}
+        self._index_lock = threading.Lock()
 
     # numbering ---------------------------------------------------------------------------
     def number(self, record: dict[str, Any]) -> dict[str, int]:
@@ -355,20 +361,66 @@ class Lifecycle:
         newest = max(int(name.rsplit("/", 1)[1][:-5]) for name in slots)
         return (self._end(board, newest) or newest) + 1
 
-    def sync(self, board: str) -> None:
-        """Number every record of the board that has no numbers yet, oldest first."""
-        with self._lock:
-            numbered = {name.rsplit("/", 1)[1][:-5] for name in self.log.names(f"{board}/f/")}
-            missing = [self.store.read(s.key) for s in self.store.list(board) if s.id not in numbered]
-            if missing:
-                self._number_all(missing)
+    def sync(self, board: str) -> BoardIndex:
+        """Bring the board's index up to date, numbering every record that has no numbers yet
+        (oldest first); returns the index."""
+        with self._index_lock:
+            index = self._index(board)
+            index.refresh()
+            missing = index.unnumbered()
+        if missing:
+            with self._lock:
+                self._number_all([self.store.read(key) for key in missing])
+            with self._index_lock:
+                index.refresh()
+        return index
+
+    def _index(self, board: str) -> BoardIndex:
+        """The board's index, opened once per Lifecycle (callers hold `_index_lock`)."""
+        index = self._indexes.get(board)
+        if index is None:
+            from .itemindex import BoardIndex
+
+            index = self._indexes[board] = BoardIndex(self.store, self.log, board, item_specs)
+        return index
+
+    def close(self) -> None:
+        """Close the boards' indexes (a long-lived process that is done with this store)."""
+        with self._index_lock:
+            for index in self._indexes.values():
+                index.close()
+            self._indexes.clear()
 
     # reading -----------------------------------------------------------------------------
-    def items(self, board: str, status: str | None = None) -> list[Item]:
-        """Every item of the board by number (after numbering new records)."""
-        self.sync(board)
-        items = list(self._load(board))
-        return [i for i in items if status is None or i.status == status]
+    def items(
+        self,
+        board: str,
+        status: str | None = None,
+        *,
+        since: str | None = None,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[Item]:
+        """The board's items (after numbering new records): by number, or the newest first;
+        `status` filters, `since` (an ISO time) keeps those received then or later, `limit` pages."""
+        index = self.sync(board)
+        with self._index_lock:
+            rows = index.items(status, since=since, limit=limit, newest_first=newest_first)
+            return _items(board, rows, index)
+
+    def count(self, board: str, status: str | None = None, since: str | None = None) -> int:
+        """How many items the board has (with `status`, received since `since`), as the index has
+        them after the last read."""
+        with self._index_lock:
+            return self._index(board).count(status, since)
+
+    def records(self, board: str, *, since: str | None = None, limit: int | None = None) -> list[tuple[str, str]]:
+        """(received at, key) of the board's records, newest first, from the index (nothing is
+        numbered: listing records writes nothing)."""
+        with self._index_lock:
+            index = self._index(board)
+            index.refresh()
+            return index.records(since=since, limit=limit)
 
     def item(self, board: str, n: int) -> Item:
         self.sync(board)
@@ -376,40 +428,12 @@ class Lifecycle:
             return item
         raise UnknownItem(f"board {board} has no item #{n}")
 
-    def _load(self, board: str, only: int | None = None) -> Iterator[Item]:
-        records = {s.id: s for s in self.store.list(board)}
-        events: dict[int, list[dict[str, Any]]] = {}
-        prefix = f"{board}/e/" + (f"{only:010d}/" if only is not None else "")
-        for name in self.log.names(prefix):
-            doc = self.log.read(name)
-            if doc is not None:
-                events.setdefault(int(doc["n"]), []).append(doc)
-        found = []
-        for name in self.log.names(f"{board}/f/"):
-            assigned = self.log.read(name)
-            if not assigned or not assigned["items"] or assigned["feedbackId"] not in records:
-                continue
-            numbers = {int(v): str(k) for k, v in assigned["items"].items()}
-            if only is not None and only not in numbers:
-                continue
-            stored = records[assigned["feedbackId"]]
-            record = self.store.read(stored.key)
-            specs = {s.key: s for s in item_specs(record)}
-            for n, key in numbers.items():
-                if (only is None or n == only) and key in specs:
-                    found.append(
-                        Item(
-                            n=n,
-                            board=board,
-                            spec=specs[key],
-                            round=record.get("round"),
-                            feedback_id=stored.id,
-                            created_at=str(record.get("receivedAt") or ""),
-                            reviewer=record.get("reviewer"),
-                        )
-                    )
-        for item in sorted(found, key=lambda i: i.n):
-            yield _fold(item, sorted(events.get(item.n, []), key=lambda e: int(e["seq"])))
+    def _load(self, board: str, only: int) -> list[Item]:
+        """Item `only` as the index has it, after folding in new state changes (no numbering)."""
+        with self._index_lock:
+            index = self._index(board)
+            index.refresh()
+            return _items(board, index.items(only=only), index)
 
     # changing ----------------------------------------------------------------------------
     def claim(self, board: str, n: int, *, actor: str | None = None) -> Item:
@@ -476,7 +500,7 @@ class Lifecycle:
         """Append one event; if another writer took the seq first, re-read and decide again."""
         actor = actor[:MAX_ACTOR] if actor else None
         for _ in range(50):
-            found = list(self._load(board, only=n)) if numbered else [self.item(board, n)]
+            found = self._load(board, only=n) if numbered else [self.item(board, n)]
             if not found:
                 raise UnknownItem(f"board {board} has no item #{n}")
             item = found[0]
@@ -493,9 +517,39 @@ class Lifecycle:
                 "source": source,
                 "at": iso_ts(now_utc()),
             }
-            if self.log.create(f"{board}/e/{n:010d}/{item.seq + 1:06d}.json", event):
+            name = f"{board}/e/{n:010d}/{item.seq + 1:06d}.json"
+            self.log.journal(board, [name])  # first: the index must find every state change
+            if self.log.create(name, event):
                 return _fold(item, [*item.events, event])
         raise ItemConflict(f"item #{n} keeps changing under us; try again")
+
+
+def _items(board: str, rows: list[tuple[Any, ...]], index: BoardIndex) -> list[Item]:
+    """Items from their rows in the index, each with its state changes."""
+    events = index.events([row[0] for row in rows])
+    items = [_item(board, row) for row in rows]
+    for item in items:
+        item.events = events.get(item.n, [])
+    return items
+
+
+def _item(board: str, row: tuple[Any, ...]) -> Item:
+    """An item from its row in the index (`itemindex.ITEM_COLUMNS`)."""
+    n, feedback_id, spec, round_, created_at, reviewer, status, summary, actor, updated_at, seq = row
+    return Item(
+        n=n,
+        board=board,
+        spec=ItemSpec(**json.loads(spec)),
+        round=round_,
+        feedback_id=feedback_id,
+        created_at=created_at,
+        reviewer=reviewer,
+        status=status,
+        summary=summary,
+        actor=actor,
+        updated_at=updated_at,
+        seq=seq,
+    )
 
 
 def _slot(board: str, n: int) -> str:

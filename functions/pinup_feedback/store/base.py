@@ -83,6 +83,19 @@ class EventLog(Protocol):
         """Make documents another writer created durable before this one cites them."""
         ...
 
+    def journal(self, board: str, names: list[str]) -> None:
+        """Note, durably, the names of state changes about to be created (`read_journal` finds them)."""
+        ...
+
+    def read_journal(self, board: str, offset: int | None) -> tuple[list[str], int]:
+        """The state changes journaled after `offset`, and the offset that covers them. With no
+        offset (or one the journal does not reach), every state change of the board."""
+        ...
+
+    def index_location(self, board: str) -> str:
+        """Where the board's item index lives: a file beside the log, or ":memory:"."""
+        ...
+
 
 @runtime_checkable
 class FeedbackStore(Protocol):

@@ -13,7 +13,7 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..atomicfile import fsync_dir
+from ..atomicfile import fsync_dir, write_all
 from ..records import BOARD_SLUG
 from . import durable
 from .base import (
@@ -250,6 +250,46 @@ class FileLog:
             finally:
                 os.close(fd)
             fsync_dir(path.parent)
+
+    def journal(self, board: str, names: list[str]) -> None:
+        """Append the names to `<board>/journal`, synced: before the documents exist, so a crash
+        between the two leaves a name without its document (which a reader waits for), never a
+        document no journal names. Each name is written between newlines, so a line a crash cut
+        short can never swallow the next one."""
+        folder = f"{self._base}/{board}"
+        os.makedirs(folder, exist_ok=True)
+        data = "".join(f"\n{name.removeprefix(board + '/')}\n" for name in names).encode()
+        fd = os.open(f"{folder}/journal", os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            write_all(fd, data, sync=True)
+            created = os.fstat(fd).st_size == len(data)
+        finally:
+            os.close(fd)
+        if created:  # a new journal's name must be as durable as its lines
+            fsync_dir(folder)
+
+    def read_journal(self, board: str, offset: int | None) -> tuple[list[str], int]:
+        from ..itemindex import journal_names
+
+        path = f"{self._base}/{board}/journal"
+        try:
+            size = os.stat(path).st_size
+        except FileNotFoundError:
+            size = 0
+        if offset is None or offset > size:  # a new index, or a journal that was replaced: walk
+            return self.names(f"{board}/e/"), size
+        if offset == size:
+            return [], offset
+        with open(path, "rb") as file:
+            file.seek(offset)
+            data = file.read(size - offset)
+        whole = data.rfind(b"\n") + 1  # a line still being written is read next time
+        return journal_names(data[:whole].decode("utf-8", "replace").split("\n"), board), offset + whole
+
+    def index_location(self, board: str) -> str:
+        folder = f"{self._base}/{board}"
+        os.makedirs(folder, exist_ok=True)
+        return f"{folder}/index.sqlite3"
 
     def names(self, prefix: str) -> list[str]:
         """Every document under `prefix` (folders included), sorted; plain `os.scandir`, no pathlib."""

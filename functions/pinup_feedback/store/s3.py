@@ -266,6 +266,15 @@ class S3Log:
     def settle(self, names: list[str]) -> None:
         """Nothing to do: an S3 object is durable once its PUT returns."""
 
+    def journal(self, board: str, names: list[str]) -> None:
+        """Nothing to note: a listing of the bucket finds every state change."""
+
+    def read_journal(self, board: str, offset: int | None) -> tuple[list[str], int]:
+        return self.names(f"{board}/e/"), 0
+
+    def index_location(self, board: str) -> str:
+        return ":memory:"  # a process's own index: kept while it lives (a warm Lambda, the MCP server)
+
     def read(self, name: str) -> dict[str, Any] | None:
         data = self.store._get(self.base + name)
         return None if data is None else json.loads(data)
