@@ -45,6 +45,7 @@ CREATE INDEX IF NOT EXISTS events_n ON events (n, seq);
 CREATE TABLE IF NOT EXISTS pending (name TEXT PRIMARY KEY);
 """
 
+CLOSED_OUT = "status NOT IN ('resolved', 'wont_fix')"
 ITEM_COLUMNS = "n, feedback_id, spec, round, created_at, reviewer, status, summary, actor, updated_at, seq"
 
 
@@ -92,6 +93,10 @@ class BoardIndex:
                 self._recompute(n)
 
     def _add_records(self) -> None:
+        stamp = self.store.records_stamp(self.board)
+        seen = self.db.execute("SELECT value FROM meta WHERE key = 'records'").fetchone()
+        if stamp is not None and seen is not None and seen[0] == stamp:
+            return  # no record since the last listing
         known = {key for (key,) in self.db.execute("SELECT key FROM records")}
         for stored in self.store.list(self.board):
             if stored.key in known:
@@ -103,6 +108,8 @@ class BoardIndex:
                 "INSERT INTO records (key, id, received_at, row, specs) VALUES (?, ?, ?, ?, ?)",
                 (stored.key, stored.id, str(record.get("receivedAt") or ""), _dump(row), _dump(specs)),
             )
+        if stamp is not None:  # taken before the listing: a record added during it changes the stamp
+            self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('records', ?)", (stamp,))
 
     def _add_numbers(self) -> set[int]:
         touched: set[int] = set()
@@ -180,9 +187,11 @@ class BoardIndex:
         since: str | None = None,
         limit: int | None = None,
         newest_first: bool = False,
+        still_open: bool = False,
     ) -> list[tuple[Any, ...]]:
-        """Item rows (`ITEM_COLUMNS`) by number, or newest first; filtered and paged in SQLite."""
-        where: list[str] = []
+        """Item rows (`ITEM_COLUMNS`) by number, or newest first; filtered and paged in SQLite.
+        `still_open`: only items that are not closed (resolved or won't fix)."""
+        where: list[str] = [CLOSED_OUT] if still_open else []
         args: list[Any] = []
         if only is not None:
             where.append("n = ?")
@@ -220,8 +229,8 @@ class BoardIndex:
             found.setdefault(n, []).append(json.loads(doc))
         return found
 
-    def count(self, status: str | None = None, since: str | None = None) -> int:
-        where: list[str] = []
+    def count(self, status: str | None = None, since: str | None = None, still_open: bool = False) -> int:
+        where: list[str] = [CLOSED_OUT] if still_open else []
         args: list[Any] = []
         if status is not None:
             where.append("status = ?")
@@ -248,6 +257,9 @@ class BoardIndex:
 
 def _connect(where: str) -> sqlite3.Connection:
     db = sqlite3.connect(where, timeout=30.0, isolation_level=None, check_same_thread=False)
+    if where != ":memory:":  # a power cut may cost the last catch-up (done again), never the file
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
     db.executescript(SCHEMA)
     return db
 

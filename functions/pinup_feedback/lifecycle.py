@@ -408,11 +408,18 @@ class Lifecycle:
             rows = index.items(status, since=since, limit=limit, newest_first=newest_first)
             return _items(board, rows, index)
 
-    def count(self, board: str, status: str | None = None, since: str | None = None) -> int:
-        """How many items the board has (with `status`, received since `since`), as the index has
-        them after the last read."""
+    def count(self, board: str, status: str | None = None, since: str | None = None, still_open: bool = False) -> int:
+        """How many items the board has (with `status`, received since `since`, not closed), as the
+        index has them after the last read."""
         with self._index_lock:
-            return self._index(board).count(status, since)
+            return self._index(board).count(status, since, still_open)
+
+    def open_items(self, board: str, limit: int) -> tuple[list[Item], int]:
+        """The newest `limit` items that are not closed, by number, and how many there are in all."""
+        index = self.sync(board)
+        with self._index_lock:
+            rows = sorted(index.items(limit=limit, newest_first=True, still_open=True))
+            return _items(board, rows, index), index.count(still_open=True)
 
     def records(self, board: str, *, since: str | None = None, limit: int | None = None) -> list[tuple[str, str]]:
         """(received at, key) of the board's records, newest first, from the index (nothing is

@@ -142,9 +142,14 @@ def commands(board: str, store_args: list[str]) -> dict[str, str]:
 
 
 def build_handoff(
-    record: dict[str, Any], items: list[Any], info: BoardInfo, store_args: list[str] | None = None
+    record: dict[str, Any],
+    items: list[Any],
+    info: BoardInfo,
+    store_args: list[str] | None = None,
+    open_total: int | None = None,
 ) -> dict[str, Any]:
-    """The hand-off as data (the JSON format; the Markdown is rendered from it)."""
+    """The hand-off as data (the JSON format; the Markdown is rendered from it). `open_total`: how
+    many items are open when `items` is a page of the newest (`openItems` says so when it is cut)."""
     board = str(record.get("board"))
     pick = record.get("preferred")
     variant = None
@@ -155,7 +160,7 @@ def build_handoff(
         {"token": token, "value": value, "designValue": (info.design_values or {}).get(token)}
         for token, value in (record.get("tweaks") or {}).items()
     ]
-    return {
+    data = {
         "board": board,
         "title": info.title,
         "round": record.get("round"),
@@ -175,6 +180,9 @@ def build_handoff(
         "nextStep": next_step(record, len(still_open)),
         "commands": commands(board, store_args or []),
     }
+    if open_total is not None and open_total > len(still_open):
+        data["openItems"] = open_total
+    return data
 
 
 def _box(box: dict[str, Any]) -> str:
@@ -232,7 +240,9 @@ def render_markdown(data: dict[str, Any]) -> str:
         extra = f": {quote(regen['action'])}" if regen["kind"] == "custom" else ""
         lines.append(f"- Regenerate: {regen['meaning']}{extra}")
     items = data["items"]
-    lines += ["", f"## Open items ({len(items)})", ""]
+    lines += ["", f"## Open items ({data.get('openItems', len(items))})", ""]
+    if "openItems" in data:
+        lines += [f"The newest {len(items)}; `{data['commands']['items']} --all` lists every one.", ""]
     for item in items:
         lines += _item_lines(item)
     if not items:

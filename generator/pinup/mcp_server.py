@@ -72,7 +72,9 @@ class Feedback:
         out = []
         for name in names:
             manifest = self._manifest(name)
-            items = self.lifecycle.items(name) if any(r.board == name for r in records) else []
+            has_records = any(r.board == name for r in records)
+            if has_records:
+                self.lifecycle.sync(name)
             out.append(
                 {
                     "board": name,
@@ -80,7 +82,7 @@ class Feedback:
                     "round": manifest.get("round"),
                     "variants": manifest.get("variants") or [],
                     "records": sum(1 for r in records if r.board == name),
-                    "openItems": sum(1 for i in items if i.status not in ("resolved", "wont_fix")),
+                    "openItems": self.lifecycle.count(name, still_open=True) if has_records else 0,
                     "url": f"{info.base_url}/boards/{name}/index.html" if info is not None else None,
                 }
             )
@@ -141,12 +143,12 @@ class Feedback:
 
         record = self.get_feedback(board, record_id)
         slug = str(record.get("board"))
-        items = self.lifecycle.items(slug)
+        items, open_total = self.lifecycle.open_items(slug, 50)
         info = board_info(self.ws, self.store, slug, record.get("round"), list(record.get("tweaks") or {}))
         store_args = ["--store", self.store_arg] if self.store_arg else []
         if self.endpoint_url and store_args and self.store_arg and self.store_arg.startswith("s3://"):
             store_args += ["--endpoint-url", self.endpoint_url]
-        data = build_handoff(record, items, info, store_args)
+        data = build_handoff(record, items, info, store_args, open_total)
         return data if fmt == "json" else render_markdown(data)
 
     def reload_board(self, board: str | None) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import json
 import json.encoder
 import os
@@ -124,6 +125,15 @@ class FeedbackStore(Protocol):
     def key_for(self, record: dict[str, Any]) -> str: ...
 
     def list(self, board: str | None = None) -> list[StoredItem]: ...
+
+    def boards(self) -> builtins.list[str]:
+        """The boards with feedback, without listing their records."""
+        ...
+
+    def records_stamp(self, board: str) -> str | None:
+        """A value that changes whenever the board gets a record; None when the store cannot tell
+        (a reader then lists the records)."""
+        ...
 
     def read(self, id_or_key: str) -> dict[str, Any]: ...
 

@@ -7,8 +7,10 @@ disk before it is acknowledged and nothing is ever overwritten.
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
+import time
 from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,6 +20,7 @@ from ..records import BOARD_SLUG
 from . import durable
 from .base import (
     ITEMS_DIR,
+    NAME_RE,
     EventLog,
     RecordExists,
     RecordNotFound,
@@ -118,23 +121,46 @@ class FileStore:
         return key, copy_error
 
     def list(self, board: str | None = None) -> list[StoredItem]:
-        """Records in time order (file names sort by UTC timestamp)."""
+        """Records in time order (file names sort by UTC timestamp): names only, nothing is read."""
+        base = str(self.root)
         if board is not None:
-            folders = [self._board_dir(board)]
-        elif self.root.is_dir():
-            folders = [p for p in self.root.iterdir() if p.is_dir() and _SLUG.match(p.name)]
+            self._board_dir(board)  # checks the slug
+            boards = [board]
         else:
-            folders = []
+            boards = sorted(self.boards())
         items = []
-        for folder in folders:
-            if not folder.is_dir():
+        for slug in boards:
+            try:
+                names = os.listdir(f"{base}/{slug}")  # a str path and bare names: pathlib costs more than the rest
+            except (FileNotFoundError, NotADirectoryError):
                 continue
-            for path in folder.iterdir():
-                parsed = parse_name(path.name)
+            for name in names:
+                parsed = NAME_RE.match(name)
                 if parsed:
-                    ts, kind, rid = parsed
-                    items.append(StoredItem(f"{folder.name}/{path.name}", folder.name, ts, kind, rid))
-        return sorted(items, key=lambda i: (i.timestamp, i.key))
+                    items.append(StoredItem(f"{slug}/{name}", slug, parsed["ts"], parsed["kind"], parsed["id"]))
+        items.sort(key=lambda i: (i.timestamp, i.key))
+        return items
+
+    def boards(self) -> builtins.list[str]:
+        """The boards the store has a folder for (made with the board's first record)."""
+        try:
+            entries = os.scandir(self.root)
+        except FileNotFoundError:
+            return []
+        with entries:
+            return [e.name for e in entries if _SLUG.match(e.name) and e.is_dir()]
+
+    def records_stamp(self, board: str) -> str | None:
+        """The board folder's inode and change time, once that time is far enough in the past that
+        a record created since would have changed it (a folder changed within the last two seconds
+        could change again within the same clock tick: no stamp then, so a reader lists it)."""
+        try:
+            stat = os.stat(self._board_dir(board))
+        except FileNotFoundError:
+            return "none"
+        if time.time_ns() - stat.st_mtime_ns < 2_000_000_000:
+            return None
+        return f"{stat.st_ino}:{stat.st_mtime_ns}"
 
     def path_of(self, id_or_key: str) -> Path:
         if "/" in id_or_key:

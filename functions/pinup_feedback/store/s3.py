@@ -6,6 +6,7 @@ When S3 still fails after the retries the app answers 503 and acknowledges nothi
 
 from __future__ import annotations
 
+import builtins
 import json
 import threading
 from pathlib import Path
@@ -171,6 +172,24 @@ class S3Store:
 
     def item_log(self) -> EventLog:
         return S3Log(self)
+
+    def boards(self) -> builtins.list[str]:
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        base = self._key("feedback") + "/"
+        found = []
+        try:
+            pages = self.client.get_paginator("list_objects_v2").paginate(
+                Bucket=self.bucket, Prefix=base, Delimiter="/"
+            )
+            for page in pages:
+                found += [p["Prefix"][len(base) : -1] for p in page.get("CommonPrefixes", ())]
+        except (ClientError, BotoCoreError) as exc:
+            raise StoreUnavailable(f"S3 list failed: {error_code(exc) or type(exc).__name__}") from exc
+        return [slug for slug in found if _SLUG.match(slug)]
+
+    def records_stamp(self, board: str) -> str | None:
+        return None  # S3 has no such stamp: readers list
 
     def list(self, board: str | None = None) -> list[StoredItem]:
         from botocore.exceptions import BotoCoreError, ClientError

@@ -417,10 +417,10 @@ def handoff(
         record = _latest(st, board)
     slug = str(record.get("board"))
     with refusals():
-        items = Lifecycle(st).items(slug)
+        items, open_total = Lifecycle(st).open_items(slug, PAGE)
     info = board_info(ws, st, slug, record.get("round"), list(record.get("tweaks") or {}))
     store_args = ["--store", store] if store else []
     if endpoint_url and store and store.startswith("s3://"):
         store_args += ["--endpoint-url", endpoint_url]
-    data = build_handoff(record, items, info, store_args)
+    data = build_handoff(record, items, info, store_args, open_total)
     click.echo(json.dumps(data, ensure_ascii=False, indent=2) if fmt == "json" else render_markdown(data))
