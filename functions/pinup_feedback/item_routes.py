@@ -1,4 +1,5 @@
-"""`GET /api/items` and `POST /api/items/reopen`: the board's numbered items and their state.
+"""`GET /api/items`, `GET /api/items/evidence` and `POST /api/items/reopen`: the board's numbered
+items, their state and the evidence their resolves cite.
 
 Numbering runs on read (records stored before numbering existed, or by another process, get
 their numbers the first time anyone lists the board) and, locally, right after a submission in a
@@ -51,6 +52,35 @@ async def get_items(request: Request) -> Response:
     return JSONResponse({"board": board, "items": [i.public() for i in items]}, headers={"Cache-Control": "no-store"})
 
 
+#: an evidence file is a document, never a page of this origin: an HTML report is shown sandboxed
+#: (no scripts, no requests), and nothing is sniffed into another type
+EVIDENCE_HEADERS = {
+    "Cache-Control": "private, max-age=31536000, immutable",  # named by its content
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'",
+}
+
+
+async def get_evidence(request: Request) -> Response:
+    """`?board=<slug>&file=evidence/<sha256>.<png|jpg|html>`: a file a resolve event of the board
+    cites as its evidence (any other name is 404, whatever the store holds)."""
+    ctx = ctx_of(request)
+    board = request.query_params.get("board") or ""
+    file = request.query_params.get("file") or ""
+    if not BOARD_SLUG.fullmatch(board):
+        raise ApiError(400, "bad_board", "name a board: ?board=<slug>")
+    note(request, board=board)
+    try:
+        found = await run_in_threadpool(ctx.lifecycle.evidence_file, board, file)
+    except StoreError as exc:
+        raise _failed(ctx, exc) from None
+    if found is None:
+        raise ApiError(404, "unknown_evidence", "no resolve of this board cites that evidence file")
+    data, content_type = found
+    return Response(data, media_type=content_type, headers=EVIDENCE_HEADERS)
+
+
 async def post_reopen(request: Request) -> Response:
     """The reviewer reopens an item: `{"board": slug, "n": 3}` -> the Item (same checks as feedback)."""
     ctx = ctx_of(request)
@@ -88,5 +118,6 @@ async def post_reopen(request: Request) -> Response:
 def item_routes() -> list[Route]:
     return [
         Route("/items", get_items, methods=["GET"]),
+        Route("/items/evidence", get_evidence, methods=["GET"]),
         Route("/items/reopen", post_reopen, methods=["POST"]),
     ]

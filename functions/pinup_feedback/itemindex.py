@@ -229,6 +229,11 @@ class BoardIndex:
             found.setdefault(n, []).append(json.loads(doc))
         return found
 
+    def cites(self, file: str) -> bool:
+        """True when a state change of the board names `file` as its evidence."""
+        sql = "SELECT 1 FROM events WHERE json_extract(doc, '$.evidence.file') = ? LIMIT 1"
+        return self.db.execute(sql, (file,)).fetchone() is not None
+
     def count(self, status: str | None = None, since: str | None = None, still_open: bool = False) -> int:
         where: list[str] = [CLOSED_OUT] if still_open else []
         args: list[Any] = []

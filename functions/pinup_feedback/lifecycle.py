@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from .evidence import TYPES as EVIDENCE_TYPES
+from .evidence import Evidence, check, event_fields, latest
 from .records import regenerate_request
 from .store.base import EventLog, FeedbackStore, iso_ts, now_utc
 
@@ -116,8 +118,14 @@ class Item:
     seq: int = 0
     events: list[dict[str, Any]] = field(default_factory=list)
 
+    @property
+    def evidence(self) -> dict[str, Any]:
+        """The commit, PR and evidence file of the latest resolve (`evidence.latest`)."""
+        return latest(self.events)
+
     def public(self) -> dict[str, Any]:
         """The Item of the API (GET /api/items), as docs/feedback-api.md describes it."""
+        proof = self.evidence
         return {
             "n": self.n,
             "kind": self.spec.kind,
@@ -130,6 +138,9 @@ class Item:
             "summary": self.summary,
             "feedbackId": self.feedback_id,
             "updatedAt": self.updated_at or self.created_at,
+            "commit": proof.get("commit"),
+            "pr": proof.get("pr"),
+            "evidence": proof.get("evidence"),
         }
 
 
@@ -456,19 +467,58 @@ class Lifecycle:
 
         return self._change(board, n, "claim", decide, actor=actor)
 
-    def resolve(self, board: str, n: int, status: str, summary: str, *, actor: str | None = None) -> Item:
-        """open, in_progress or needs_clarification -> resolved, wont_fix or needs_clarification."""
+    def resolve(
+        self,
+        board: str,
+        n: int,
+        status: str,
+        summary: str,
+        *,
+        actor: str | None = None,
+        evidence: Evidence | None = None,
+    ) -> Item:
+        """open, in_progress or needs_clarification -> resolved, wont_fix or needs_clarification.
+
+        `evidence` (a commit, a PR, a file) is checked before anything is written; its file is
+        stored only once the item's state allows the resolve, just before the event that cites it.
+        """
         if status not in RESOLUTIONS:
             raise LifecycleError(f"status must be one of: {', '.join(RESOLUTIONS)}")
         if not summary.strip():
             raise LifecycleError("a summary is required: say what was done (or why not)")
+        proof = check(evidence) if evidence is not None else Evidence()
 
         def decide(item: Item) -> Status:
             if item.status in CLOSED:
                 raise ItemConflict(f"item #{n} is already {item.status}; the reviewer can reopen it")
             return status
 
-        return self._change(board, n, "resolve", decide, actor=actor, summary=summary[:MAX_SUMMARY])
+        def keep_file(item: Item) -> Status:
+            status = decide(item)
+            if proof.file is not None:
+                self.log.put_file(f"{board}/{proof.file.file}", proof.file.data, EVIDENCE_TYPES[proof.file.ext])
+            return status
+
+        return self._change(
+            board, n, "resolve", keep_file, actor=actor, summary=summary[:MAX_SUMMARY], extra=event_fields(proof)
+        )
+
+    def evidence_file(self, board: str, file: str) -> tuple[bytes, str] | None:
+        """An evidence file's bytes and content type, only when a resolve event of the board cites
+        it (a name is never turned into a path on trust); None otherwise."""
+        from .evidence import is_evidence_file
+        from .records import BOARD_SLUG
+
+        if not BOARD_SLUG.fullmatch(board) or not is_evidence_file(file):
+            return None
+        with self._index_lock:
+            index = self._index(board)
+            index.refresh()
+            cited = index.cites(file)
+        if not cited:
+            return None
+        data = self.log.read_file(f"{board}/{file}")
+        return None if data is None else (data, EVIDENCE_TYPES[file.rsplit(".", 1)[1]])
 
     def reopen(self, board: str, n: int, *, actor: str | None = "reviewer", source: str = "api") -> Item:
         """A reviewer reopens a resolved, wont_fix or needs_clarification item (open ones stay as they are)."""
@@ -503,6 +553,7 @@ class Lifecycle:
         summary: str | None = None,
         source: str = "cli",
         numbered: bool = False,
+        extra: dict[str, Any] | None = None,
     ) -> Item:
         """Append one event; if another writer took the seq first, re-read and decide again."""
         actor = actor[:MAX_ACTOR] if actor else None
@@ -523,6 +574,7 @@ class Lifecycle:
                 "actor": actor,
                 "source": source,
                 "at": iso_ts(now_utc()),
+                **(extra or {}),
             }
             name = f"{board}/e/{n:010d}/{item.seq + 1:06d}.json"
             self.log.journal(board, [name])  # first: the index must find every state change

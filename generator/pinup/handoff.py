@@ -147,9 +147,11 @@ def build_handoff(
     info: BoardInfo,
     store_args: list[str] | None = None,
     open_total: int | None = None,
+    resolved: list[Any] | None = None,
 ) -> dict[str, Any]:
     """The hand-off as data (the JSON format; the Markdown is rendered from it). `open_total`: how
-    many items are open when `items` is a page of the newest (`openItems` says so when it is cut)."""
+    many items are open when `items` is a page of the newest (`openItems` says so when it is cut).
+    `resolved`: the newest resolved items, listed with their summary, commit, PR and evidence."""
     board = str(record.get("board"))
     pick = record.get("preferred")
     variant = None
@@ -176,6 +178,7 @@ def build_handoff(
         "overall": record.get("overall") or None,
         "regenerate": describe_action(record),
         "items": [{**i.public(), "claimedBy": i.actor if i.status == "in_progress" else None} for i in still_open],
+        "resolvedItems": [i.public() for i in resolved or ()],
         "tweaks": tweaks,
         "nextStep": next_step(record, len(still_open)),
         "commands": commands(board, store_args or []),
@@ -208,6 +211,22 @@ def _item_lines(item: dict[str, Any]) -> list[str]:
         lines.append(f"  - excerpt: {quote(pin['html'])}")
     if item.get("summary"):
         lines.append(f"  - last agent summary: {quote(item['summary'])}")
+    lines += _evidence_lines(item)
+    return lines
+
+
+def _evidence_lines(item: dict[str, Any]) -> list[str]:
+    """Commit, PR and evidence file of the item's latest resolve, quoted like every other text an
+    agent or a reviewer wrote."""
+    lines = []
+    if item.get("commit"):
+        lines.append(f"  - commit: {quote(item['commit'])}")
+    if item.get("pr"):
+        lines.append(f"  - pull request: {quote(item['pr'])}")
+    evidence = item.get("evidence") or {}
+    if evidence.get("file"):
+        name = f", was {quote(evidence['name'])}" if evidence.get("name") else ""
+        lines.append(f"  - evidence: {quote(evidence['file'])} ({quote(evidence.get('type'))}{name})")
     return lines
 
 
@@ -247,6 +266,10 @@ def render_markdown(data: dict[str, Any]) -> str:
         lines += _item_lines(item)
     if not items:
         lines.append("None.")
+    if data.get("resolvedItems"):
+        lines += ["", f"## Resolved items ({len(data['resolvedItems'])}, the newest)", ""]
+        for item in data["resolvedItems"]:
+            lines += _item_lines(item)
     if data["tweaks"]:
         lines += [
             "",

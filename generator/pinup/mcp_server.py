@@ -14,7 +14,9 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import Field
 
 INSTRUCTIONS = """pinup review boards: reviewers pick a variant, rate, comment and pin notes; every actionable
 point becomes a numbered item. Start with `handoff` (or `list_items`), `claim_item` before you work on an item,
@@ -134,9 +136,22 @@ class Feedback:
         slug = self.board(board)
         return {"board": slug, **self.lifecycle.claim(slug, n, actor=agent).public()}
 
-    def resolve_item(self, n: int, status: str, summary: str, board: str | None, agent: str | None) -> dict[str, Any]:
+    def resolve_item(
+        self,
+        n: int,
+        status: str,
+        summary: str,
+        board: str | None,
+        agent: str | None,
+        evidence: tuple[str | None, str | None, str | None] = (None, None, None),
+    ) -> dict[str, Any]:
+        """`evidence`: (commit, pr, file), checked before anything is recorded."""
+        from pinup.evidence import load
+
+        proof = load(*evidence)  # an EvidenceError is a ValueError: the tool answers with its sentence
         slug = self.board(board)
-        return {"board": slug, **self.lifecycle.resolve(slug, n, status, summary, actor=agent).public()}
+        item = self.lifecycle.resolve(slug, n, status, summary, actor=agent, evidence=proof)
+        return {"board": slug, **item.public()}
 
     def handoff(self, board: str | None, record_id: str, fmt: str) -> str | dict[str, Any]:
         from pinup.handoff import board_info, build_handoff, render_markdown
@@ -144,11 +159,12 @@ class Feedback:
         record = self.get_feedback(board, record_id)
         slug = str(record.get("board"))
         items, open_total = self.lifecycle.open_items(slug, 50)
+        resolved = self.lifecycle.items(slug, "resolved", limit=20, newest_first=True)
         info = board_info(self.ws, self.store, slug, record.get("round"), list(record.get("tweaks") or {}))
         store_args = ["--store", self.store_arg] if self.store_arg else []
         if self.endpoint_url and store_args and self.store_arg and self.store_arg.startswith("s3://"):
             store_args += ["--endpoint-url", self.endpoint_url]
-        data = build_handoff(record, items, info, store_args, open_total)
+        data = build_handoff(record, items, info, store_args, open_total, resolved)
         return data if fmt == "json" else render_markdown(data)
 
     def reload_board(self, board: str | None) -> dict[str, Any]:
@@ -239,9 +255,22 @@ def build_server(feedback: Feedback) -> Any:
         summary: str,
         board: str | None = None,
         agent: str | None = None,
+        commit: Annotated[
+            str | None, Field(description="The commit that made the change: its SHA, 7 to 40 hex digits.")
+        ] = None,
+        pr: Annotated[str | None, Field(description="The pull request: an http(s) URL.")] = None,
+        evidence: Annotated[
+            str | None,
+            Field(
+                description="Path of a PNG or JPEG screenshot, or of a `pinup verify` report (its folder or "
+                "index.html), kept with the item and shown next to your summary."
+            ),
+        ] = None,
     ) -> dict[str, Any]:
-        """Close item #n with an outcome and a one-line summary of what you did (or why not, or your question)."""
-        return await call(feedback.resolve_item, n, status, summary, board, agent)
+        """Close item #n with an outcome and a one-line summary of what you did (or why not, or your question),
+        optionally with the commit, the PR and a screenshot or verify report as evidence. Nothing is
+        recorded when the evidence is refused."""
+        return await call(feedback.resolve_item, n, status, summary, board, agent, (commit, pr, evidence))
 
     @server.tool()
     async def handoff(

@@ -97,6 +97,15 @@ class EventLog(Protocol):
         """Where the board's item index lives: a file beside the log, or ":memory:"."""
         ...
 
+    def put_file(self, name: str, data: bytes, content_type: str) -> None:
+        """Durably create a file that is no JSON document (a resolve's evidence), create-only; a
+        name already there is left as it is (callers name files by their content)."""
+        ...
+
+    def read_file(self, name: str) -> bytes | None:
+        """A file `put_file` created; None when there is none."""
+        ...
+
 
 @runtime_checkable
 class FeedbackStore(Protocol):

@@ -312,6 +312,19 @@ class FileLog:
         whole = data.rfind(b"\n") + 1  # a line still being written is read next time
         return journal_names(data[:whole].decode("utf-8", "replace").split("\n"), board), offset + whole
 
+    def put_file(self, name: str, data: bytes, content_type: str) -> None:
+        try:
+            durable.COMMIT.submit(self.root / name, data).result()
+        except FileExistsError:
+            pass  # named by its content: these bytes are there already
+
+    def read_file(self, name: str) -> bytes | None:
+        try:
+            with open(f"{self._base}/{name}", "rb") as file:
+                return file.read()
+        except FileNotFoundError:
+            return None
+
     def index_location(self, board: str) -> str:
         folder = f"{self._base}/{board}"
         os.makedirs(folder, exist_ok=True)

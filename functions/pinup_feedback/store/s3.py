@@ -120,7 +120,7 @@ class S3Store:
         day = name[:8]
         return self._key("feedback", record["board"], day[:4], day[4:6], day[6:8], name)
 
-    def _put_create_only(self, key: str, body: bytes) -> None:
+    def _put_create_only(self, key: str, body: bytes, content_type: str = "application/json") -> None:
         from botocore.exceptions import BotoCoreError, ClientError
 
         try:
@@ -128,7 +128,7 @@ class S3Store:
                 Bucket=self.bucket,
                 Key=key,
                 Body=body,
-                ContentType="application/json",
+                ContentType=content_type,
                 ServerSideEncryption="AES256",
                 IfNoneMatch="*",
             )
@@ -290,6 +290,15 @@ class S3Log:
 
     def read_journal(self, board: str, offset: int | None) -> tuple[list[str], int]:
         return self.names(f"{board}/e/"), 0
+
+    def put_file(self, name: str, data: bytes, content_type: str) -> None:
+        try:
+            self.store._put_create_only(self.base + name, data, content_type)
+        except RecordExists:
+            pass  # named by its content: these bytes are there already
+
+    def read_file(self, name: str) -> bytes | None:
+        return self.store._get(self.base + name)
 
     def index_location(self, board: str) -> str:
         return ":memory:"  # a process's own index: kept while it lives (a warm Lambda, the MCP server)

@@ -58,6 +58,8 @@ def _latest(store: Any, board: str | None) -> dict[str, Any]:
 
 
 PAGE = 50
+#: resolved items the hand-off lists with their evidence, the newest first
+RESOLVED_PAGE = 20
 
 
 def _since(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -344,8 +346,14 @@ def items(
 def _report(item: Any, fmt: str, verb: str) -> None:
     if fmt == "json":
         click.echo(json.dumps({"board": item.board, **item.public()}, ensure_ascii=False, indent=2))
-    else:
-        click.echo(f"{verb} {_item_line(item)}")
+        return
+    click.echo(f"{verb} {_item_line(item)}")
+    proof = item.evidence if verb != "claimed" else {}
+    for label, value in (("commit", proof.get("commit")), ("PR", proof.get("pr"))):
+        if value:
+            click.echo(f"  {label}: {value}")
+    if proof.get("evidence"):
+        click.echo(f"  evidence: {proof['evidence']['file']} ({proof['evidence']['type']})")
 
 
 @click.command("claim")
@@ -371,11 +379,21 @@ def claim(
     "--status", required=True, type=click.Choice(["resolved", "wont_fix", "needs_clarification"]), help="The outcome."
 )
 @click.option("--summary", required=True, help="What was done, or why not, or the question for the reviewer.")
+@click.option("--commit", metavar="SHA", help="The commit that made the change (7 to 40 hex digits).")
+@click.option("--pr", metavar="URL", help="The pull request (an http(s) URL).")
+@click.option(
+    "--evidence",
+    metavar="FILE",
+    help="A PNG or JPEG screenshot, or a `pinup verify` report (its folder or index.html), kept with the item.",
+)
 @_item_change_options
 def resolve(
     number: int,
     status: str,
     summary: str,
+    commit: str | None,
+    pr: str | None,
+    evidence: str | None,
     board: str | None,
     agent: str | None,
     fmt: str,
@@ -383,9 +401,22 @@ def resolve(
     store: str | None,
     endpoint_url: str | None,
 ) -> None:
-    """Close item N with an outcome and a summary. Exit code 3 when it is already resolved."""
+    """Close item N with an outcome and a summary, and optionally the evidence that the change
+    landed (shown next to the summary on the next round's board, the results page and the hand-off).
+    Exit code 3 when it is already resolved; nothing is recorded when the evidence is refused."""
+    from pinup.evidence import load
+    from pinup_feedback.evidence import EvidenceError
+
+    try:
+        proof = load(commit, pr, evidence)
+    except EvidenceError as exc:
+        raise click.ClickException(str(exc)) from None
     _, item = on_board(
-        src, store, endpoint_url, board, lambda life, slug: life.resolve(slug, number, status, summary, actor=agent)
+        src,
+        store,
+        endpoint_url,
+        board,
+        lambda life, slug: life.resolve(slug, number, status, summary, actor=agent, evidence=proof),
     )
     _report(item, fmt, "resolved" if status == "resolved" else "marked")
 
@@ -417,10 +448,12 @@ def handoff(
         record = _latest(st, board)
     slug = str(record.get("board"))
     with refusals():
-        items, open_total = Lifecycle(st).open_items(slug, PAGE)
+        life = Lifecycle(st)
+        items, open_total = life.open_items(slug, PAGE)
+        resolved = life.items(slug, "resolved", limit=RESOLVED_PAGE, newest_first=True)
     info = board_info(ws, st, slug, record.get("round"), list(record.get("tweaks") or {}))
     store_args = ["--store", store] if store else []
     if endpoint_url and store and store.startswith("s3://"):
         store_args += ["--endpoint-url", endpoint_url]
-    data = build_handoff(record, items, info, store_args, open_total)
+    data = build_handoff(record, items, info, store_args, open_total, resolved)
     click.echo(json.dumps(data, ensure_ascii=False, indent=2) if fmt == "json" else render_markdown(data))
