@@ -401,9 +401,11 @@ def resolve(
     store: str | None,
     endpoint_url: str | None,
 ) -> None:
-    """Close item N with an outcome and a summary, and optionally the evidence that the change
-    landed (shown next to the summary on the next round's board, the results page and the hand-off).
-    Exit code 3 when it is already resolved; nothing is recorded when the evidence is refused."""
+    """Close item N with an outcome and a summary.
+
+    `--commit`, `--pr` and `--evidence` show that the change landed, next to the summary on the
+    next round's board, the results page and the hand-off. Exit code 3 when it is already
+    resolved; bad evidence is refused (exit code 1) and nothing is recorded."""
     from pinup.evidence import load
     from pinup_feedback.evidence import EvidenceError
 
