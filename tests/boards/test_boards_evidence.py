@@ -91,3 +91,24 @@ def test_next_round_shows_the_evidence_and_reopens(page, served: Served, tmp_pat
     assert cli.returncode == 0, cli.stderr
     [item] = [i for i in json.loads(cli.stdout)["items"] if i["n"] == n]
     assert item["status"] == "open" and item["pr"] == PR and item["evidence"]["name"] == "header-after.png"
+
+
+def test_hostile_evidence_in_the_listing_stays_text(page, served: Served) -> None:  # type: ignore[no-untyped-def]
+    """What the listing says is set as text; only http(s) links and evidence names the route
+    serves are ever made into links or images (a hand-edited store cannot do more)."""
+    hostile = {
+        "n": 7, "kind": "comment", "round": 0, "variant": "A", "text": "x", "severity": None, "pin": None,
+        "status": "resolved", "summary": "<img src=x onerror=window.__xss=1>", "feedbackId": "f", "updatedAt": "t",
+        "commit": "<b>abc</b>", "pr": "javascript:window.__xss=2",
+        "evidence": {"file": "../../serve.json", "type": "image/png", "name": "<svg onload=window.__xss=3>"},
+    }  # fmt: skip
+    body = json.dumps({"board": BOARD, "items": [hostile]})
+    page.route("**/api/items?*", lambda route: route.fulfill(status=200, body=body, content_type="application/json"))
+    page.goto(served.board_url(BOARD))
+    page.wait_for_selector("#earlier-items:not([hidden])")
+    row = page.locator("#earlier-list li[data-item='7']")
+    assert "<img src=x onerror=window.__xss=1>" in row.inner_text() and "<b>abc</b>" in row.inner_text()
+    assert row.locator("a").count() == 0 and row.locator("img").count() == 0 and row.locator("b").count() == 0
+    assert "javascript:window.__xss=2" in row.locator(".item-pr").inner_text()
+    assert row.locator(".reopen-btn").count() == 1
+    assert page.evaluate("window.__xss") is None

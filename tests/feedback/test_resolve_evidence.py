@@ -244,3 +244,16 @@ def test_resolve_with_evidence_on_an_s3_store(
     assert r.exit_code == 1
     r = run("items", "--format", "json", "--all", *s[:-2])
     assert [(i["status"], i["commit"]) for i in json.loads(r.output)["items"]] == [("resolved", SHA), ("open", None)]
+    from starlette.testclient import TestClient
+
+    from pinup_feedback.app import create_app
+    from pinup_feedback.settings import Settings
+
+    settings = Settings(mode="hosted", store=f"s3://{bucket}/p", endpoint_url=moto_endpoint, log_requests=False)
+    with TestClient(create_app(settings)) as client:  # the hosted endpoint reads it back from S3
+        got = client.get("/api/items/evidence", params={"board": "hero", "file": file})
+        assert (
+            got.status_code == 200 and got.content == shot.read_bytes() and got.headers["content-type"] == "image/png"
+        )
+        other = {"board": "hero", "file": "evidence/" + "0" * 64 + ".png"}
+        assert client.get("/api/items/evidence", params=other).status_code == 404
