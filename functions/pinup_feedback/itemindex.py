@@ -21,6 +21,8 @@ Delete the index file at any time: the next read builds it again from the docume
 from __future__ import annotations
 
 import json
+import os
+import re
 import sqlite3
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -286,8 +288,6 @@ class _transaction:
 def _remove(where: str) -> None:
     if where == ":memory:":
         return
-    import os
-
     for suffix in ("", "-journal", "-wal", "-shm"):
         try:
             os.unlink(where + suffix)
@@ -313,7 +313,7 @@ def _spec_doc(spec: Any) -> dict[str, Any]:
 def journal_names(lines: Iterable[str], board: str) -> list[str]:
     """The event names in journal lines (`e/<n>/<seq>.json`), as log names; anything else (a line
     a crash cut short) is skipped."""
-    import re
+    return [f"{board}/{line}" for line in lines if _JOURNALED.fullmatch(line)]
 
-    valid = re.compile(r"e/\d{10}/\d{6}\.json")
-    return [f"{board}/{line}" for line in lines if valid.fullmatch(line)]
+
+_JOURNALED = re.compile(r"e/\d{10}/\d{6}\.json")

@@ -17,7 +17,9 @@ Layout (under `<store>/_items/` on disk, `<prefix>/feedback/_items/` in S3), per
   record claims are skipped, so numbers may skip but never repeat or change); on disk one more
   link of the slot file, made only once the slot is durable; a reader that finds a record's
   slot without this document finishes the numbering with it;
-- `e/<n>/<seq>.json`: the item's state changes, seq 1, 2, ... (create-only: one writer per seq).
+- `e/<n>/<seq>.json`: the item's state changes, seq 1, 2, ... (create-only: one writer per seq);
+- on disk, `journal`: each state change's name, appended before the change is created, and
+  `index.sqlite3`, the board's index (`itemindex.py`), which every read brings up to date.
 """
 
 from __future__ import annotations
