@@ -73,13 +73,9 @@ class ResolvedItem(BaseModel):
     commit: str | None = None
     #: the PR's URL, only when it is http(s) (anything else is never made a link)
     pr: str | None = None
-    #: the evidence file beside results.html (`evidence/<sha256>.<ext>`), when there is one
+    #: the evidence file beside results.html (`evidence/<sha256>.<ext>`: a picture, or a report
+    #: when it ends in .html), when there is one
     evidence: str | None = None
-    evidence_name: str | None = None
-
-    @property
-    def evidence_is_image(self) -> bool:
-        return bool(self.evidence) and not str(self.evidence).endswith(".html")
 
 
 class BoardResults(BaseModel):
@@ -404,7 +400,6 @@ def resolved_items(store: Any, board: str, limit: int = 100) -> tuple[list[Resol
                     commit=str(proof["commit"]) if proof.get("commit") else None,
                     pr=pr,
                     evidence=file if kept is not None else None,
-                    evidence_name=str(ev.get("name") or "") or None,
                 )
             )
     finally:
