@@ -226,7 +226,7 @@ def barriers(folder: Path, count: int) -> list[float]:
     """Seconds per store barrier (syncfs + directory fsync, what one commit pass waits for) after a
     small create each: an acknowledgement waits for two of them (data, then names), so twice
     their time is the latency floor of the syncfs commit on this disk at this moment."""
-    from pinup_feedback.store.file import barrier
+    from pinup_feedback.store.durable import barrier
 
     times = []
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)

@@ -15,6 +15,8 @@ from starlette.types import Message, Receive, Scope, Send
 
 from .context import Context, Hooks, ManifestCache
 from .errors import ApiError, error_response
+from .intake import Intake
+from .lifecycle import Lifecycle
 from .limits import BodyChecks, HostGuard, OriginGuard
 from .logs import AccessLog, ClientHasher, configure_logging, log_event
 from .ratelimit import RateLimiter
@@ -132,7 +134,7 @@ def make_store(settings: Settings) -> FeedbackStore:
 
 def sweep_temps(settings: Settings) -> None:
     """Temp files a crash (kill -9) left in the store or beside the agent copies go at start-up."""
-    from .store.file import remove_stale_temps
+    from .store.durable import remove_stale_temps
 
     roots = [Path(settings.store)]
     if settings.site_dir is not None:
@@ -170,6 +172,7 @@ def create_app(
         limiter=RateLimiter(settings.rate_limit),
         hasher=hasher,
         manifests=ManifestCache(store, 0.0 if local else settings.manifest_ttl),
+        lifecycle=Lifecycle(store),
         inline_io=inline_io,
     )
     boards.on_reload(ctx.ledger.reset_board)
@@ -205,6 +208,7 @@ def create_app(
         exception_handlers={ApiError: api_error, 404: not_found, 405: method_not_allowed, 500: server_error},
     )
     app.state.ctx = ctx
+    app.state.intake = Intake(ctx)
     app.state.boards = boards
     app.state.store = store
     app.state.settings = settings

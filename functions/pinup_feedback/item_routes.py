@@ -1,4 +1,5 @@
-"""`GET /api/items` and `POST /api/items/reopen`: the board's numbered items and their state.
+"""`GET /api/items`, `GET /api/items/evidence` and `POST /api/items/reopen`: the board's numbered
+items, their state and the evidence their resolves cite.
 
 Numbering runs on read (records stored before numbering existed, or by another process, get
 their numbers the first time anyone lists the board) and, locally, right after a submission in a
@@ -7,9 +8,6 @@ background thread (batched: see `Lifecycle.number_soon`) so the acknowledgement 
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -17,18 +15,13 @@ from starlette.routing import Route
 
 from .context import Context
 from .errors import ApiError
-from .lifecycle import STATUSES, LifecycleError, UnknownItem, lifecycle_for
-from .logs import client_address, log_event
-from .schema import BOARD_SLUG_PATTERN
+from .httpkit import ctx_of, note, read_json_object, refusal
+from .intake import Refused, admit
+from .lifecycle import STATUSES, LifecycleError, UnknownItem
+from .logs import client_address
+from .records import BOARD_SLUG
 from .store.base import StoreError, StoreUnavailable
-from .tokens import HEADER, token_ok
-
-_SLUG = re.compile(BOARD_SLUG_PATTERN)
-
-
-def _ctx(request: Request) -> Context:
-    ctx: Context = request.app.state.ctx
-    return ctx
+from .tokens import HEADER
 
 
 def _failed(ctx: Context, exc: StoreError) -> ApiError:
@@ -44,32 +37,59 @@ def _failed(ctx: Context, exc: StoreError) -> ApiError:
 
 async def get_items(request: Request) -> Response:
     """Every item of a board by number; `status` filters."""
-    ctx = _ctx(request)
+    ctx = ctx_of(request)
     board = request.query_params.get("board") or ctx.settings.default_board
-    if not board or not _SLUG.match(board):
+    if not board or not BOARD_SLUG.match(board):
         raise ApiError(400, "bad_board", "name a board: ?board=<slug>")
     status = request.query_params.get("status")
     if status is not None and status not in STATUSES:
         raise ApiError(400, "bad_status", f"status is one of: {', '.join(STATUSES)}")
-    request.scope.setdefault("state", {})["board"] = board
+    note(request, board=board)
     try:
-        items = await run_in_threadpool(lifecycle_for(ctx.store).items, board, status)
+        items = await run_in_threadpool(ctx.lifecycle.items, board, status)
     except StoreError as exc:
         raise _failed(ctx, exc) from None
     return JSONResponse({"board": board, "items": [i.public() for i in items]}, headers={"Cache-Control": "no-store"})
 
 
+#: an evidence file is a document, never a page of this origin: an HTML report is shown sandboxed
+#: (no scripts, no requests), and nothing is sniffed into another type
+EVIDENCE_HEADERS = {
+    "Cache-Control": "private, max-age=31536000, immutable",  # named by its content
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'",
+}
+
+
+async def get_evidence(request: Request) -> Response:
+    """`?board=<slug>&file=evidence/<sha256>.<png|jpg|html>`: a file a resolve event of the board
+    cites as its evidence (any other name is 404, whatever the store holds)."""
+    ctx = ctx_of(request)
+    board = request.query_params.get("board") or ""
+    file = request.query_params.get("file") or ""
+    if not BOARD_SLUG.fullmatch(board):
+        raise ApiError(400, "bad_board", "name a board: ?board=<slug>")
+    note(request, board=board)
+    try:
+        found = await run_in_threadpool(ctx.lifecycle.evidence_file, board, file)
+    except StoreError as exc:
+        raise _failed(ctx, exc) from None
+    if found is None:
+        raise ApiError(404, "unknown_evidence", "no resolve of this board cites that evidence file")
+    data, content_type = found
+    return Response(data, media_type=content_type, headers=EVIDENCE_HEADERS)
+
+
 async def post_reopen(request: Request) -> Response:
     """The reviewer reopens an item: `{"board": slug, "n": 3}` -> the Item (same checks as feedback)."""
-    from .routes import read_json_object
-
-    ctx = _ctx(request)
+    ctx = ctx_of(request)
     data = await read_json_object(request)
     board, n = data.get("board"), data.get("n")
     if (
         set(data) != {"board", "n"}
         or not isinstance(board, str)
-        or not _SLUG.match(board)
+        or not BOARD_SLUG.match(board)
         or not isinstance(n, int)
         or isinstance(n, bool)
         or n < 1
@@ -79,14 +99,13 @@ async def post_reopen(request: Request) -> Response:
             "invalid_reopen",
             [{"path": "(body)", "loc": [], "type": "reopen", "msg": 'send {"board": slug, "n": item number}'}],
         )
-    request.scope.setdefault("state", {})["board"] = board
-    wait = ctx.limiter.check(ctx.hasher(client_address(request.scope)), board)
-    if wait:
-        raise ApiError(429, "rate_limited", f"too many requests; retry in {wait}s", {"Retry-After": str(wait)})
-    if not token_ok(ctx.settings.board_secret, board, request.headers.get(HEADER)):
-        raise ApiError(403, "bad_board_token", f"missing or wrong {HEADER} header")
+    note(request, board=board)
     try:
-        item = await run_in_threadpool(lifecycle_for(ctx.store).reopen, board, n)
+        admit(ctx, ctx.hasher(client_address(request.scope)), board, request.headers.get(HEADER))
+    except Refused as exc:
+        raise refusal(exc) from None
+    try:
+        item = await run_in_threadpool(ctx.lifecycle.reopen, board, n)
     except UnknownItem as exc:
         raise ApiError(404, exc.code, str(exc)) from None
     except LifecycleError as exc:
@@ -96,20 +115,9 @@ async def post_reopen(request: Request) -> Response:
     return JSONResponse(item.public())
 
 
-def number_soon(ctx: Context, record: dict[str, Any]) -> None:
-    """Locally, number a just-stored record off the request path; hosted, readers number it."""
-    if not ctx.local:
-        return
-    board = record.get("board")
-
-    def failed(exc: Exception) -> None:  # the record is stored; the next read numbers it
-        log_event("numbering_failed", board=board, error=type(exc).__name__)
-
-    lifecycle_for(ctx.store).number_soon(record, failed)
-
-
 def item_routes() -> list[Route]:
     return [
         Route("/items", get_items, methods=["GET"]),
+        Route("/items/evidence", get_evidence, methods=["GET"]),
         Route("/items/reopen", post_reopen, methods=["POST"]),
     ]

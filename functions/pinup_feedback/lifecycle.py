@@ -17,22 +17,27 @@ Layout (under `<store>/_items/` on disk, `<prefix>/feedback/_items/` in S3), per
   record claims are skipped, so numbers may skip but never repeat or change); on disk one more
   link of the slot file, made only once the slot is durable; a reader that finds a record's
   slot without this document finishes the numbering with it;
-- `e/<n>/<seq>.json`: the item's state changes, seq 1, 2, ... (create-only: one writer per seq).
+- `e/<n>/<seq>.json`: the item's state changes, seq 1, 2, ... (create-only: one writer per seq);
+- on disk, `journal`: each state change's name, appended before the change is created, and
+  `index.sqlite3`, the board's index (`itemindex.py`), which every read brings up to date.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
-import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal
 
+from .evidence import TYPES as EVIDENCE_TYPES
+from .evidence import Evidence, check, event_fields, latest
 from .records import regenerate_request
-from .store.base import FeedbackStore, encode, iso_ts, now_utc
+from .store.base import EventLog, FeedbackStore, iso_ts, now_utc
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .itemindex import BoardIndex
 
 Status = Literal["open", "in_progress", "resolved", "wont_fix", "needs_clarification"]
 STATUSES: tuple[Status, ...] = ("open", "in_progress", "resolved", "wont_fix", "needs_clarification")
@@ -40,7 +45,6 @@ RESOLUTIONS: tuple[Status, ...] = ("resolved", "wont_fix", "needs_clarification"
 CLOSED: tuple[Status, ...] = ("resolved", "wont_fix")
 MAX_SUMMARY = 2000
 MAX_ACTOR = 100
-ITEMS_DIR = "_items"
 
 
 class LifecycleError(Exception):
@@ -57,195 +61,6 @@ class ItemConflict(LifecycleError):
     """The item's state does not allow the change (already claimed, already resolved)."""
 
     code = "item_conflict"
-
-
-# --- the log: create-only JSON documents ---------------------------------------------------
-class EventLog(Protocol):
-    """Create-only documents by name: `create` is False when the name is already taken."""
-
-    def create(self, name: str, payload: dict[str, Any]) -> bool: ...
-
-    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
-        """All of `create` at once."""
-        ...
-
-    def take(self, name: str, payload: dict[str, Any]) -> bool:
-        """Create a record's number slot, whole and create-only: False when the name is taken."""
-        ...
-
-    def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
-        """`create_many` of (name, slot, payload): a log that can makes each document another name
-        of `slot` (taken by `take` with this same payload), durable only after the slot is."""
-        ...
-
-    def read(self, name: str) -> dict[str, Any] | None: ...
-
-    def names(self, prefix: str) -> list[str]: ...
-
-    def settle(self, names: list[str]) -> None:
-        """Make documents another writer created durable before this one cites them."""
-        ...
-
-
-class FileLog:
-    """Documents as files under `root`, created durably and create-only by the store's group commit."""
-
-    def __init__(self, root: Any) -> None:
-        from pathlib import Path
-
-        self.root = Path(root)
-        self._base = str(self.root)
-
-    def create(self, name: str, payload: dict[str, Any]) -> bool:
-        return self.create_many([(name, payload)])[0]
-
-    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
-        """Create them all at once, so they share the group commit's syncs; False where taken."""
-        from .store import file
-
-        return _created([file.COMMIT.submit(self.root / name, _doc(payload)) for name, payload in docs])
-
-    def take(self, name: str, payload: dict[str, Any]) -> bool:
-        """The slot appears whole (`create_whole`): a reader never finds it empty or cut short.
-
-        Not synced here: the group commit's next barrier makes it durable, and what cites it (the
-        record's numbers, created through it afterwards) is never durable before it is.
-        """
-        from .store.file import create_whole
-
-        return create_whole(f"{self._base}/{name}", _doc(payload))
-
-    def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
-        """Each document a create-only link to its slot's file (same bytes): no inode, no write.
-
-        The group commit links it only after a barrier that follows the slot's own link, so a
-        record's numbers are never on disk without its slots."""
-        from .store import file
-
-        futures = [
-            file.COMMIT.submit(self.root / name, _doc(payload), None if slot is None else self.root / slot)
-            for name, slot, payload in docs
-        ]
-        return _created(futures)
-
-    def read(self, name: str) -> dict[str, Any] | None:
-        try:
-            with open(f"{self._base}/{name}", encoding="utf-8") as file:  # a str: no pathlib per read
-                data: dict[str, Any] = json.load(file)
-        except FileNotFoundError:
-            return None
-        return data
-
-    def settle(self, names: list[str]) -> None:
-        """fsync each slot file and its folder: its writer may not have synced them yet."""
-        from .atomicfile import fsync_dir
-
-        for name in names:
-            path = self.root / name
-            fd = os.open(path, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            fsync_dir(path.parent)
-
-    def names(self, prefix: str) -> list[str]:
-        """Every document under `prefix` (folders included), sorted; plain `os.scandir`, no pathlib."""
-        found: list[str] = []
-        folders = [prefix.rstrip("/")]
-        while folders:
-            folder = folders.pop()
-            try:
-                entries = os.scandir(f"{self._base}/{folder}" if folder else self._base)
-            except (FileNotFoundError, NotADirectoryError):
-                continue
-            with entries:
-                for entry in entries:
-                    if entry.name.startswith("."):
-                        continue
-                    name = f"{folder}/{entry.name}" if folder else entry.name
-                    if entry.is_dir(follow_symlinks=False):
-                        folders.append(name)
-                    elif entry.name.endswith(".json"):
-                        found.append(name)
-        return sorted(found)
-
-
-def _doc(payload: dict[str, Any]) -> bytes:
-    """A log document on disk: compact JSON (json's C encoder; an indented dump is pure Python)."""
-    return (json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
-
-
-def _created(futures: list[Any]) -> list[bool]:
-    """Wait for the group commit's creates: False where the name was taken; other errors raise."""
-    created, failure = [], None
-    for future in futures:
-        error = future.exception()
-        created.append(error is None)
-        if error is not None and not isinstance(error, FileExistsError):
-            failure = failure or error
-    if failure is not None:
-        raise failure
-    return created
-
-
-class S3Log:
-    """Documents as S3 objects, created with If-None-Match: * through the store's client."""
-
-    def __init__(self, store: Any) -> None:
-        self.store = store
-        self.base = store._key("feedback", ITEMS_DIR) + "/"
-
-    def create(self, name: str, payload: dict[str, Any]) -> bool:
-        from .store.base import RecordExists
-
-        try:
-            self.store._put_create_only(self.base + name, encode(payload))
-        except RecordExists:
-            return False
-        return True
-
-    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
-        return [self.create(name, payload) for name, payload in docs]
-
-    def take(self, name: str, payload: dict[str, Any]) -> bool:
-        return self.create(name, payload)
-
-    def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
-        return [self.create(name, payload) for name, _slot, payload in docs]
-
-    def settle(self, names: list[str]) -> None:
-        """Nothing to do: an S3 object is durable once its PUT returns."""
-
-    def read(self, name: str) -> dict[str, Any] | None:
-        data = self.store._get(self.base + name)
-        return None if data is None else json.loads(data)
-
-    def names(self, prefix: str) -> list[str]:
-        from botocore.exceptions import BotoCoreError, ClientError
-
-        from .store.base import StoreUnavailable
-        from .store.s3 import error_code
-
-        out = []
-        try:
-            pages = self.store.client.get_paginator("list_objects_v2").paginate(
-                Bucket=self.store.bucket, Prefix=self.base + prefix
-            )
-            for page in pages:
-                out += [obj["Key"][len(self.base) :] for obj in page.get("Contents", ())]
-        except (ClientError, BotoCoreError) as exc:
-            raise StoreUnavailable(f"S3 list failed: {error_code(exc) or type(exc).__name__}") from exc
-        return sorted(out)
-
-
-def log_for(store: FeedbackStore) -> EventLog:
-    """The item log that lives next to a store's records."""
-    from .store.file import FileStore
-
-    if isinstance(store, FileStore):
-        return FileLog(store.root / ITEMS_DIR)
-    return S3Log(store)
 
 
 # --- items -----------------------------------------------------------------------------------
@@ -305,8 +120,14 @@ class Item:
     seq: int = 0
     events: list[dict[str, Any]] = field(default_factory=list)
 
+    @property
+    def evidence(self) -> dict[str, Any]:
+        """The commit, PR and evidence file of the latest resolve (`evidence.latest`)."""
+        return latest(self.events)
+
     def public(self) -> dict[str, Any]:
         """The Item of the API (GET /api/items), as docs/feedback-api.md describes it."""
+        proof = self.evidence
         return {
             "n": self.n,
             "kind": self.spec.kind,
@@ -319,6 +140,9 @@ class Item:
             "summary": self.summary,
             "feedbackId": self.feedback_id,
             "updatedAt": self.updated_at or self.created_at,
+            "commit": proof.get("commit"),
+            "pr": proof.get("pr"),
+            "evidence": proof.get("evidence"),
         }
 
 
@@ -345,12 +169,14 @@ class Lifecycle:
 
     def __init__(self, store: FeedbackStore, log: EventLog | None = None) -> None:
         self.store = store
-        self.log = log if log is not None else log_for(store)
+        self.log = log if log is not None else store.item_log()
         self._lock = threading.Lock()
         self._next: dict[str, int] = {}
         self._queued: list[dict[str, Any]] = []
         self._queue_lock = threading.Lock()
         self._worker: threading.Thread | None = None
+        self._indexes: dict[str, BoardIndex] = {}
+        self._index_lock = threading.Lock()
 
     # numbering ---------------------------------------------------------------------------
     def number(self, record: dict[str, Any]) -> dict[str, int]:
@@ -548,20 +374,73 @@ class Lifecycle:
         newest = max(int(name.rsplit("/", 1)[1][:-5]) for name in slots)
         return (self._end(board, newest) or newest) + 1
 
-    def sync(self, board: str) -> None:
-        """Number every record of the board that has no numbers yet, oldest first."""
-        with self._lock:
-            numbered = {name.rsplit("/", 1)[1][:-5] for name in self.log.names(f"{board}/f/")}
-            missing = [self.store.read(s.key) for s in self.store.list(board) if s.id not in numbered]
-            if missing:
-                self._number_all(missing)
+    def sync(self, board: str) -> BoardIndex:
+        """Bring the board's index up to date, numbering every record that has no numbers yet
+        (oldest first); returns the index."""
+        with self._index_lock:
+            index = self._index(board)
+            index.refresh()
+            missing = index.unnumbered()
+        if missing:
+            with self._lock:
+                self._number_all([self.store.read(key) for key in missing])
+            with self._index_lock:
+                index.refresh()
+        return index
+
+    def _index(self, board: str) -> BoardIndex:
+        """The board's index, opened once per Lifecycle (callers hold `_index_lock`)."""
+        index = self._indexes.get(board)
+        if index is None:
+            from .itemindex import BoardIndex
+
+            index = self._indexes[board] = BoardIndex(self.store, self.log, board, item_specs)
+        return index
+
+    def close(self) -> None:
+        """Close the boards' indexes (a long-lived process that is done with this store)."""
+        with self._index_lock:
+            for index in self._indexes.values():
+                index.close()
+            self._indexes.clear()
 
     # reading -----------------------------------------------------------------------------
-    def items(self, board: str, status: str | None = None) -> list[Item]:
-        """Every item of the board by number (after numbering new records)."""
-        self.sync(board)
-        items = list(self._load(board))
-        return [i for i in items if status is None or i.status == status]
+    def items(
+        self,
+        board: str,
+        status: str | None = None,
+        *,
+        since: str | None = None,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[Item]:
+        """The board's items (after numbering new records): by number, or the newest first;
+        `status` filters, `since` (an ISO time) keeps those received then or later, `limit` pages."""
+        index = self.sync(board)
+        with self._index_lock:
+            rows = index.items(status, since=since, limit=limit, newest_first=newest_first)
+            return _items(board, rows, index)
+
+    def count(self, board: str, status: str | None = None, since: str | None = None, still_open: bool = False) -> int:
+        """How many items the board has (with `status`, received since `since`, not closed), as the
+        index has them after the last read."""
+        with self._index_lock:
+            return self._index(board).count(status, since, still_open)
+
+    def open_items(self, board: str, limit: int) -> tuple[list[Item], int]:
+        """The newest `limit` items that are not closed, by number, and how many there are in all."""
+        index = self.sync(board)
+        with self._index_lock:
+            rows = sorted(index.items(limit=limit, newest_first=True, still_open=True))
+            return _items(board, rows, index), index.count(still_open=True)
+
+    def records(self, board: str, *, since: str | None = None, limit: int | None = None) -> list[tuple[str, str]]:
+        """(received at, key) of the board's records, newest first, from the index (nothing is
+        numbered: listing records writes nothing)."""
+        with self._index_lock:
+            index = self._index(board)
+            index.refresh()
+            return index.records(since=since, limit=limit)
 
     def item(self, board: str, n: int) -> Item:
         self.sync(board)
@@ -569,40 +448,12 @@ class Lifecycle:
             return item
         raise UnknownItem(f"board {board} has no item #{n}")
 
-    def _load(self, board: str, only: int | None = None) -> Iterator[Item]:
-        records = {s.id: s for s in self.store.list(board)}
-        events: dict[int, list[dict[str, Any]]] = {}
-        prefix = f"{board}/e/" + (f"{only:010d}/" if only is not None else "")
-        for name in self.log.names(prefix):
-            doc = self.log.read(name)
-            if doc is not None:
-                events.setdefault(int(doc["n"]), []).append(doc)
-        found = []
-        for name in self.log.names(f"{board}/f/"):
-            assigned = self.log.read(name)
-            if not assigned or not assigned["items"] or assigned["feedbackId"] not in records:
-                continue
-            numbers = {int(v): str(k) for k, v in assigned["items"].items()}
-            if only is not None and only not in numbers:
-                continue
-            stored = records[assigned["feedbackId"]]
-            record = self.store.read(stored.key)
-            specs = {s.key: s for s in item_specs(record)}
-            for n, key in numbers.items():
-                if (only is None or n == only) and key in specs:
-                    found.append(
-                        Item(
-                            n=n,
-                            board=board,
-                            spec=specs[key],
-                            round=record.get("round"),
-                            feedback_id=stored.id,
-                            created_at=str(record.get("receivedAt") or ""),
-                            reviewer=record.get("reviewer"),
-                        )
-                    )
-        for item in sorted(found, key=lambda i: i.n):
-            yield _fold(item, sorted(events.get(item.n, []), key=lambda e: int(e["seq"])))
+    def _load(self, board: str, only: int) -> list[Item]:
+        """Item `only` as the index has it, after folding in new state changes (no numbering)."""
+        with self._index_lock:
+            index = self._index(board)
+            index.refresh()
+            return _items(board, index.items(only=only), index)
 
     # changing ----------------------------------------------------------------------------
     def claim(self, board: str, n: int, *, actor: str | None = None) -> Item:
@@ -618,19 +469,58 @@ class Lifecycle:
 
         return self._change(board, n, "claim", decide, actor=actor)
 
-    def resolve(self, board: str, n: int, status: str, summary: str, *, actor: str | None = None) -> Item:
-        """open, in_progress or needs_clarification -> resolved, wont_fix or needs_clarification."""
+    def resolve(
+        self,
+        board: str,
+        n: int,
+        status: str,
+        summary: str,
+        *,
+        actor: str | None = None,
+        evidence: Evidence | None = None,
+    ) -> Item:
+        """open, in_progress or needs_clarification -> resolved, wont_fix or needs_clarification.
+
+        `evidence` (a commit, a PR, a file) is checked before anything is written; its file is
+        stored only once the item's state allows the resolve, just before the event that cites it.
+        """
         if status not in RESOLUTIONS:
             raise LifecycleError(f"status must be one of: {', '.join(RESOLUTIONS)}")
         if not summary.strip():
             raise LifecycleError("a summary is required: say what was done (or why not)")
+        proof = check(evidence) if evidence is not None else Evidence()
 
         def decide(item: Item) -> Status:
             if item.status in CLOSED:
                 raise ItemConflict(f"item #{n} is already {item.status}; the reviewer can reopen it")
             return status
 
-        return self._change(board, n, "resolve", decide, actor=actor, summary=summary[:MAX_SUMMARY])
+        def keep_file(item: Item) -> Status:
+            status = decide(item)
+            if proof.file is not None:
+                self.log.put_file(f"{board}/{proof.file.file}", proof.file.data, EVIDENCE_TYPES[proof.file.ext])
+            return status
+
+        return self._change(
+            board, n, "resolve", keep_file, actor=actor, summary=summary[:MAX_SUMMARY], extra=event_fields(proof)
+        )
+
+    def evidence_file(self, board: str, file: str) -> tuple[bytes, str] | None:
+        """An evidence file's bytes and content type, only when a resolve event of the board cites
+        it (a name is never turned into a path on trust); None otherwise."""
+        from .evidence import is_evidence_file
+        from .records import BOARD_SLUG
+
+        if not BOARD_SLUG.fullmatch(board) or not is_evidence_file(file):
+            return None
+        with self._index_lock:
+            index = self._index(board)
+            index.refresh()
+            cited = index.cites(file)
+        if not cited:
+            return None
+        data = self.log.read_file(f"{board}/{file}")
+        return None if data is None else (data, EVIDENCE_TYPES[file.rsplit(".", 1)[1]])
 
     def reopen(self, board: str, n: int, *, actor: str | None = "reviewer", source: str = "api") -> Item:
         """A reviewer reopens a resolved, wont_fix or needs_clarification item (open ones stay as they are)."""
@@ -665,11 +555,12 @@ class Lifecycle:
         summary: str | None = None,
         source: str = "cli",
         numbered: bool = False,
+        extra: dict[str, Any] | None = None,
     ) -> Item:
         """Append one event; if another writer took the seq first, re-read and decide again."""
         actor = actor[:MAX_ACTOR] if actor else None
         for _ in range(50):
-            found = list(self._load(board, only=n)) if numbered else [self.item(board, n)]
+            found = self._load(board, only=n) if numbered else [self.item(board, n)]
             if not found:
                 raise UnknownItem(f"board {board} has no item #{n}")
             item = found[0]
@@ -685,56 +576,43 @@ class Lifecycle:
                 "actor": actor,
                 "source": source,
                 "at": iso_ts(now_utc()),
+                **(extra or {}),
             }
-            if self.log.create(f"{board}/e/{n:010d}/{item.seq + 1:06d}.json", event):
+            name = f"{board}/e/{n:010d}/{item.seq + 1:06d}.json"
+            self.log.journal(board, [name])  # first: the index must find every state change
+            if self.log.create(name, event):
                 return _fold(item, [*item.events, event])
         raise ItemConflict(f"item #{n} keeps changing under us; try again")
+
+
+def _items(board: str, rows: list[tuple[Any, ...]], index: BoardIndex) -> list[Item]:
+    """Items from their rows in the index, each with its state changes."""
+    events = index.events([row[0] for row in rows])
+    items = [_item(board, row) for row in rows]
+    for item in items:
+        item.events = events.get(item.n, [])
+    return items
+
+
+def _item(board: str, row: tuple[Any, ...]) -> Item:
+    """An item from its row in the index (`itemindex.ITEM_COLUMNS`)."""
+    n, feedback_id, spec, round_, created_at, reviewer, status, summary, actor, updated_at, seq = row
+    return Item(
+        n=n,
+        board=board,
+        spec=ItemSpec(**json.loads(spec)),
+        round=round_,
+        feedback_id=feedback_id,
+        created_at=created_at,
+        reviewer=reviewer,
+        status=status,
+        summary=summary,
+        actor=actor,
+        updated_at=updated_at,
+        seq=seq,
+    )
 
 
 def _slot(board: str, n: int) -> str:
     """The name of the slot whose run starts at number `n`."""
     return f"{board}/n/{n:010d}.json"
-
-
-_SHARED: dict[tuple[str, ...], Lifecycle] = {}
-_SHARED_LOCK = threading.Lock()
-
-
-def _location(store: FeedbackStore) -> tuple[str, ...]:
-    root = getattr(store, "root", None)
-    if root is not None:
-        return ("file", os.path.realpath(root))
-    return (
-        "s3",
-        str(getattr(store, "endpoint_url", "")),
-        str(getattr(store, "bucket", "")),
-        str(getattr(store, "prefix", "")),
-    )
-
-
-_BY_STORE: weakref.WeakKeyDictionary[Any, Lifecycle] = weakref.WeakKeyDictionary()
-
-
-def lifecycle_for(store: FeedbackStore) -> Lifecycle:
-    """One Lifecycle per store location in this process, so every numbering shares one lock.
-
-    Looked up by the store object first: the server asks once per submission, and resolving
-    the location (a realpath) each time would cost more than the lookup it serves.
-    """
-    with _SHARED_LOCK:
-        found = _BY_STORE.get(store)
-        if found is None:
-            key = _location(store)
-            found = _SHARED.get(key)
-            if found is None:
-                found = _SHARED[key] = Lifecycle(store)
-            _BY_STORE[store] = found
-        return found
-
-
-def wait_all_idle(timeout: float = 5.0) -> bool:
-    """`wait_idle` on every Lifecycle of this process, within one shared `timeout`."""
-    deadline = time.monotonic() + timeout
-    with _SHARED_LOCK:
-        found = list(_SHARED.values())
-    return all(lifecycle.wait_idle(max(0.0, deadline - time.monotonic())) for lifecycle in found)

@@ -12,9 +12,10 @@ import os
 from typing import Any
 from urllib.parse import unquote_plus
 
-from .lifecycle import ITEMS_DIR, lifecycle_for
+from .lifecycle import Lifecycle
 from .logs import log_event
 from .store import FeedbackStore, open_store
+from .store.base import ITEMS_DIR
 from .webhooks import WebhookConfig, config_from_env, item_event, send, submission_event
 
 
@@ -24,7 +25,7 @@ def notify(store: FeedbackStore, config: WebhookConfig, key: str) -> str:
     if not key.startswith(base):
         return "ignored"
     parts = key[len(base) :].split("/")
-    life = lifecycle_for(store)
+    life = Lifecycle(store)
     if parts[0] == ITEMS_DIR:
         if len(parts) != 5 or parts[2] != "e":
             return "ignored"

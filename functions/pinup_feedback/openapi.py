@@ -123,6 +123,18 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
             "summary": {"type": ["string", "null"], "description": "the agent's summary of what it did"},
             "feedbackId": {"type": "string"},
             "updatedAt": {"type": "string"},
+            "commit": {"type": ["string", "null"], "description": "the latest resolve's commit SHA"},
+            "pr": {"type": ["string", "null"], "description": "the latest resolve's pull request (http(s))"},
+            "evidence": {
+                "type": ["object", "null"],
+                "description": "the latest resolve's evidence file: GET /api/items/evidence?board=…&file=<file>",
+                "properties": {
+                    "file": {"type": "string"},
+                    "type": {"enum": ["image/png", "image/jpeg", "text/html"]},
+                    "name": {"type": "string"},
+                    "bytes": {"type": "integer"},
+                },
+            },
         },
     }
     schemas["Items"] = {
@@ -198,6 +210,29 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
                 "responses": {
                     "200": _json("Items by number", "Items"),
                     "400": _err("No board named, or a bad status"),
+                    "503": _err("The store is unavailable"),
+                },
+            }
+        },
+        "/api/items/evidence": {
+            "get": {
+                "summary": "A file an item's resolve cites as its evidence (PNG, JPEG, or an HTML report shown sandboxed)",
+                "parameters": [
+                    *board_q,
+                    {
+                        "name": "file",
+                        "in": "query",
+                        "required": True,
+                        "schema": {"type": "string", "pattern": "^evidence/[0-9a-f]{64}\\.(png|jpg|html)$"},
+                    },
+                ],
+                "responses": {
+                    "200": {
+                        "description": "The file, with its content type",
+                        "content": {t: {} for t in ("image/png", "image/jpeg", "text/html")},
+                    },
+                    "400": _err("No board named"),
+                    "404": _err("No resolve of the board cites that file"),
                     "503": _err("The store is unavailable"),
                 },
             }

@@ -13,25 +13,26 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 
-from .lifecycle import wait_all_idle
+from .lifecycle import Lifecycle
 from .state import BoardStates
 
 
 class FeedbackServer(uvicorn.Server):
     """`FeedbackServer.for_app(app, host, port)`; `.run()` or `await .serve()`; port 0 works."""
 
-    def __init__(self, config: uvicorn.Config, boards: BoardStates) -> None:
+    def __init__(self, config: uvicorn.Config, boards: BoardStates, lifecycle: Lifecycle) -> None:
         super().__init__(config)
         self.boards = boards
+        self.lifecycle = lifecycle
 
     @classmethod
     def for_app(cls, app: Starlette, host: str = "127.0.0.1", port: int = 0, **kwargs: Any) -> FeedbackServer:
         kwargs.setdefault("log_level", "warning")
         kwargs.setdefault("timeout_graceful_shutdown", 5)
         config = uvicorn.Config(app, host=host, port=port, lifespan="off", **kwargs)
-        return cls(config, app.state.boards)
+        return cls(config, app.state.boards, app.state.ctx.lifecycle)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.boards.close()
         await super().shutdown(sockets)
-        await asyncio.to_thread(wait_all_idle, 5.0)  # the last submissions' numbering finishes
+        await asyncio.to_thread(self.lifecycle.wait_idle, 5.0)  # the last submissions' numbering finishes

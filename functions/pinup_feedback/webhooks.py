@@ -158,12 +158,12 @@ class StoreWatcher:
     """Polls a store's records and item log; every new one becomes an event, sent in this thread."""
 
     def __init__(self, store: Any, config: WebhookConfig, *, interval: float = 0.5) -> None:
-        from .lifecycle import lifecycle_for
+        from .lifecycle import Lifecycle
 
         self.store = store
         self.config = config
         self.interval = interval
-        self.lifecycle = lifecycle_for(store)
+        self.lifecycle = Lifecycle(store)
         self._stop = threading.Event()
         self._records = {item.key for item in store.list()}
         self._changes = set(self._change_names())

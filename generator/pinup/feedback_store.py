@@ -32,7 +32,7 @@ def choose_board(store: Any, board: str | None) -> str:
     """The named board, or the only board with feedback in the store."""
     if board:
         return board
-    boards = sorted({item.board for item in store.list()})
+    boards = sorted(store.boards())
     if len(boards) == 1:
         return str(boards[0])
     if not boards:

@@ -142,9 +142,16 @@ def commands(board: str, store_args: list[str]) -> dict[str, str]:
 
 
 def build_handoff(
-    record: dict[str, Any], items: list[Any], info: BoardInfo, store_args: list[str] | None = None
+    record: dict[str, Any],
+    items: list[Any],
+    info: BoardInfo,
+    store_args: list[str] | None = None,
+    open_total: int | None = None,
+    resolved: list[Any] | None = None,
 ) -> dict[str, Any]:
-    """The hand-off as data (the JSON format; the Markdown is rendered from it)."""
+    """The hand-off as data (the JSON format; the Markdown is rendered from it). `open_total`: how
+    many items are open when `items` is a page of the newest (`openItems` says so when it is cut).
+    `resolved`: the newest resolved items, listed with their summary, commit, PR and evidence."""
     board = str(record.get("board"))
     pick = record.get("preferred")
     variant = None
@@ -155,7 +162,7 @@ def build_handoff(
         {"token": token, "value": value, "designValue": (info.design_values or {}).get(token)}
         for token, value in (record.get("tweaks") or {}).items()
     ]
-    return {
+    data = {
         "board": board,
         "title": info.title,
         "round": record.get("round"),
@@ -171,10 +178,14 @@ def build_handoff(
         "overall": record.get("overall") or None,
         "regenerate": describe_action(record),
         "items": [{**i.public(), "claimedBy": i.actor if i.status == "in_progress" else None} for i in still_open],
+        "resolvedItems": [i.public() for i in resolved or ()],
         "tweaks": tweaks,
         "nextStep": next_step(record, len(still_open)),
         "commands": commands(board, store_args or []),
     }
+    if open_total is not None and open_total > len(still_open):
+        data["openItems"] = open_total
+    return data
 
 
 def _box(box: dict[str, Any]) -> str:
@@ -200,6 +211,22 @@ def _item_lines(item: dict[str, Any]) -> list[str]:
         lines.append(f"  - excerpt: {quote(pin['html'])}")
     if item.get("summary"):
         lines.append(f"  - last agent summary: {quote(item['summary'])}")
+    lines += _evidence_lines(item)
+    return lines
+
+
+def _evidence_lines(item: dict[str, Any]) -> list[str]:
+    """Commit, PR and evidence file of the item's latest resolve, quoted like every other text an
+    agent or a reviewer wrote."""
+    lines = []
+    if item.get("commit"):
+        lines.append(f"  - commit: {quote(item['commit'])}")
+    if item.get("pr"):
+        lines.append(f"  - pull request: {quote(item['pr'])}")
+    evidence = item.get("evidence") or {}
+    if evidence.get("file"):
+        name = f", was {quote(evidence['name'])}" if evidence.get("name") else ""
+        lines.append(f"  - evidence: {quote(evidence['file'])} ({quote(evidence.get('type'))}{name})")
     return lines
 
 
@@ -232,11 +259,17 @@ def render_markdown(data: dict[str, Any]) -> str:
         extra = f": {quote(regen['action'])}" if regen["kind"] == "custom" else ""
         lines.append(f"- Regenerate: {regen['meaning']}{extra}")
     items = data["items"]
-    lines += ["", f"## Open items ({len(items)})", ""]
+    lines += ["", f"## Open items ({data.get('openItems', len(items))})", ""]
+    if "openItems" in data:
+        lines += [f"The newest {len(items)}; `{data['commands']['items']} --all` lists every one.", ""]
     for item in items:
         lines += _item_lines(item)
     if not items:
         lines.append("None.")
+    if data.get("resolvedItems"):
+        lines += ["", f"## Resolved items ({len(data['resolvedItems'])}, the newest)", ""]
+        for item in data["resolvedItems"]:
+            lines += _item_lines(item)
     if data["tweaks"]:
         lines += [
             "",

@@ -49,12 +49,12 @@ class Feedback:
 
     def __init__(self, workspace: str | None, store: str | None, endpoint_url: str | None = None) -> None:
         from pinup.feedback_store import open_feedback
-        from pinup_feedback.lifecycle import lifecycle_for
+        from pinup_feedback.lifecycle import Lifecycle
 
         self.store_arg = store
         self.endpoint_url = endpoint_url
         self.ws, self.store = open_feedback(workspace, store, endpoint_url)
-        self.lifecycle = lifecycle_for(self.store)
+        self.lifecycle = Lifecycle(self.store)
 
     def board(self, board: str | None) -> str:
         from pinup.feedback_store import choose_board
@@ -111,7 +111,9 @@ class Feedback:
         out = []
         for name in names:
             manifest = self._manifest(name)
-            items = self.lifecycle.items(name) if any(r.board == name for r in records) else []
+            has_records = any(r.board == name for r in records)
+            if has_records:
+                self.lifecycle.sync(name)
             out.append(
                 {
                     "board": name,
@@ -119,7 +121,7 @@ class Feedback:
                     "round": manifest.get("round"),
                     "variants": manifest.get("variants") or [],
                     "records": sum(1 for r in records if r.board == name),
-                    "openItems": sum(1 for i in items if i.status not in ("resolved", "wont_fix")),
+                    "openItems": self.lifecycle.count(name, still_open=True) if has_records else 0,
                     "url": f"{info.base_url}/boards/{name}/index.html" if info is not None else None,
                 }
             )
@@ -186,26 +188,39 @@ class Feedback:
         except UnknownItem as exc:
             raise self._no_item(slug, exc) from None
 
-    def resolve_item(self, n: int, status: str, summary: str, board: str | None, agent: str | None) -> dict[str, Any]:
+    def resolve_item(
+        self,
+        n: int,
+        status: str,
+        summary: str,
+        board: str | None,
+        agent: str | None,
+        evidence: tuple[str | None, str | None, str | None] = (None, None, None),
+    ) -> dict[str, Any]:
+        """`evidence`: (commit, pr, file), checked before anything is recorded."""
+        from pinup.evidence import load
         from pinup_feedback.lifecycle import UnknownItem
 
+        proof = load(*evidence)  # an EvidenceError is a ValueError: the tool answers with its sentence
         slug = self.board(board)
         try:
-            return {"board": slug, **self.lifecycle.resolve(slug, n, status, summary, actor=agent).public()}
+            item = self.lifecycle.resolve(slug, n, status, summary, actor=agent, evidence=proof)
         except UnknownItem as exc:
             raise self._no_item(slug, exc) from None
+        return {"board": slug, **item.public()}
 
     def handoff(self, board: str | None, record_id: str, fmt: str) -> str | dict[str, Any]:
         from pinup.handoff import board_info, build_handoff, render_markdown
 
         record = self.get_feedback(board, record_id)
         slug = str(record.get("board"))
-        items = self.lifecycle.items(slug)
+        items, open_total = self.lifecycle.open_items(slug, 50)
+        resolved = self.lifecycle.items(slug, "resolved", limit=20, newest_first=True)
         info = board_info(self.ws, self.store, slug, record.get("round"), list(record.get("tweaks") or {}))
         store_args = ["--store", self.store_arg] if self.store_arg else []
         if self.endpoint_url and store_args and self.store_arg and self.store_arg.startswith("s3://"):
             store_args += ["--endpoint-url", self.endpoint_url]
-        data = build_handoff(record, items, info, store_args)
+        data = build_handoff(record, items, info, store_args, open_total, resolved)
         return data if fmt == "json" else render_markdown(data)
 
     def reload_board(self, board: str | None) -> dict[str, Any]:
@@ -331,9 +346,22 @@ def build_server(feedback: Feedback) -> Any:
         summary: Annotated[str, Field(min_length=1, description="one line: what you did, why not, or your question")],
         board: BoardArg = None,
         agent: AgentArg = None,
+        commit: Annotated[
+            str | None, Field(description="The commit that made the change: its SHA, 7 to 40 hex digits.")
+        ] = None,
+        pr: Annotated[str | None, Field(description="The pull request: an http(s) URL.")] = None,
+        evidence: Annotated[
+            str | None,
+            Field(
+                description="Path of a PNG or JPEG screenshot, or of a `pinup verify` report (its folder or "
+                "index.html), kept with the item and shown next to your summary."
+            ),
+        ] = None,
     ) -> dict[str, Any]:
-        """Close item #n with an outcome and a one-line summary of what you did (or why not, or your question)."""
-        return await call(feedback.resolve_item, n, status, summary, board, agent)
+        """Close item #n with an outcome and a one-line summary of what you did (or why not, or your question),
+        optionally with the commit, the PR and a screenshot or verify report as evidence. Nothing is
+        recorded when the evidence is refused."""
+        return await call(feedback.resolve_item, n, status, summary, board, agent, (commit, pr, evidence))
 
     @server.tool()
     async def handoff(

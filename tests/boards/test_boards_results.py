@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
-from pinup.hosted.records import StoredRecord
 from pinup.hosted.results import aggregate, local_time, render_results_page, results_csv
+from pinup_feedback.records import StoredRecord
 
 BOARD = "trail-home"
 
@@ -36,7 +36,7 @@ def rec(n: int, **fields: Any) -> StoredRecord:
     base.update(fields)
     if base["regenerated"]:
         base["kind"] = "regenerate"
-    return StoredRecord.model_validate(base)
+    return StoredRecord.from_dict(base)
 
 
 @pytest.fixture()

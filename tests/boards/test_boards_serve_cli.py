@@ -166,7 +166,7 @@ def test_feedback_list_show_handoff(served: Served) -> None:
             cwd=served.src.parent,
         )
 
-    listed = run("list", "--board", BOARD, "--format", "json")
+    listed = run("list", "--board", BOARD, "--format", "json", "--all")
     assert listed.returncode == 0, listed.stderr
     rows = json.loads(listed.stdout)
     assert [(row["kind"], row["id"]) for row in rows] == [("regenerate", r1.json()["id"]), ("final", r2.json()["id"])]

@@ -47,7 +47,7 @@ def test_a_new_file_follows_the_umask_and_a_private_one_is_owner_only(tmp_path: 
 
 def test_temporary_names_are_what_the_start_up_sweep_removes(tmp_path: Path) -> None:
     """A killed writer's temporary file is found by `remove_stale_temps` (the feedback app's start-up)."""
-    from pinup_feedback.store.file import remove_stale_temps
+    from pinup_feedback.store.durable import remove_stale_temps
 
     name = temp_name("page.html")
     match = re.match(TEMP_PATTERN, name)

@@ -284,6 +284,9 @@ async def test_503_when_the_remote_store_is_unavailable(make_client, local_setti
         def save(self, record: dict[str, Any]) -> str:
             raise StoreUnavailable("S3 put failed: SlowDown")
 
+        async def save_async(self, record: dict[str, Any], copy_to: Any = None, *, inline: bool = False) -> Any:
+            return self.save(record), None
+
     client = make_client(local_settings, store=DownStore("/nonexistent"))
     r = await client.post("/api/feedback", json=body())
     assert r.status_code == 503 and r.headers["retry-after"] == "5"
@@ -415,6 +418,9 @@ def flaky_file_store(failures: int) -> Any:
                 left["n"] -= 1
                 raise StoreError("disk hiccup")
             return super().save(record)
+
+        async def save_async(self, record: dict[str, Any], copy_to: Any = None, *, inline: bool = False) -> Any:
+            return self.save(record), None
 
     return Flaky
 

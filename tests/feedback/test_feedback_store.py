@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from pinup_feedback.store import file as file_store
+from pinup_feedback.store import durable as file_store
 from pinup_feedback.store import open_store
 from pinup_feedback.store.base import RecordExists, RecordNotFound, StoreError, iso_ts, new_id, now_utc, parse_name
-from pinup_feedback.store.file import FileStore, FsyncCommit, SyncfsCommit, create_only
+from pinup_feedback.store.durable import FsyncCommit, SyncfsCommit, create_only
+from pinup_feedback.store.file import FileStore
 
 
 def record(board: str = "hero", kind: str = "final", **extra: Any) -> dict[str, Any]:

@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from pinup_feedback.store import file as file_store
+from pinup_feedback.store import durable as file_store
 from pinup_feedback.store.base import RecordExists, StoreError, iso_ts, new_id, now_utc
-from pinup_feedback.store.file import FileStore, SyncfsCommit, barrier
+from pinup_feedback.store.durable import SyncfsCommit, barrier
+from pinup_feedback.store.file import FileStore
 
 
 def record(board: str = "hero") -> dict[str, Any]:
@@ -177,7 +178,7 @@ def test_pinup_store_sync_fsync_picks_the_fsync_commit() -> None:
     import subprocess
     import sys
 
-    code = "from pinup_feedback.store import file; print(type(file.COMMIT).__name__)"
+    code = "from pinup_feedback.store import durable; print(type(durable.COMMIT).__name__)"
     env = {**os.environ, "PINUP_STORE_SYNC": "fsync"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "FsyncCommit"

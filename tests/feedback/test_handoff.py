@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from pinup.cli import cli
 from pinup.handoff import quote
+from pinup_feedback.evidence import Evidence, EvidenceFile
 from pinup_feedback.lifecycle import Lifecycle
 from pinup_feedback.store.file import FileStore
 
@@ -161,7 +162,10 @@ def workspace(
     life.items("hero")
     life.resolve("hero", 1, "needs_clarification", summary, actor="codex")  # the regenerate request
     life.claim("hero", 3, actor="claude")  # comment on A
-    life.resolve("hero", 4, "resolved", "done")  # overall: closed, so not in the hand-off
+    proof = Evidence(
+        "abc1234", "https://example.com/acme/site/pull/7", EvidenceFile(b"\x89PNG fixed", "png", "after.png")
+    )
+    life.resolve("hero", 4, "resolved", "done", evidence=proof)  # overall: closed, listed with its evidence
     return src, store
 
 
@@ -194,7 +198,7 @@ def handoff(tmp_path: Path, fmt: str, **texts: str) -> str:
 
 
 def normalise(data: dict[str, Any]) -> dict[str, Any]:
-    for item in data["items"]:
+    for item in [*data["items"], *data["resolvedItems"]]:
         if item["updatedAt"] not in ("2026-12-01T09:00:00.000000Z", "2026-12-01T09:05:00.000000Z"):
             item["updatedAt"] = "<time of the last change>"
     return data
@@ -277,6 +281,7 @@ def test_the_next_step_heading_is_ours_alone(tmp_path: Path) -> None:
     assert [line for line in evil.splitlines() if line.startswith("#")] == [
         evil.splitlines()[0],
         "## Open items (3)",
+        "## Resolved items (1, the newest)",
         "## Tweaks (2)",
         "## Next step",
         "## Commands",

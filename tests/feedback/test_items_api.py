@@ -7,7 +7,6 @@ import asyncio
 import pytest
 from feedback_helpers import body
 
-from pinup_feedback.lifecycle import lifecycle_for
 from pinup_feedback.settings import Settings
 from pinup_feedback.tokens import board_token
 
@@ -60,7 +59,7 @@ async def test_reopen_through_the_api_and_through_a_submission(make_client, loca
     client = make_client(local_settings)
     assert (await client.post("/api/feedback", json=body(schemaVersion=2, pins=[PIN]))).status_code == 200
     await wait_items(client, 3)
-    life = lifecycle_for(client.app.state.store)
+    life = client.app.state.ctx.lifecycle
     life.resolve("hero", 1, "resolved", "Logo has room now")
     life.resolve("hero", 2, "wont_fix", "A stays busy by design")
     r = await client.post("/api/items/reopen", json={"board": "hero", "n": 1})
@@ -105,7 +104,7 @@ async def test_reopen_needs_the_board_token_when_a_secret_is_set(make_client, st
     assert r.status_code == 200
     found = await items_of(client)  # hosted: the read numbers the record
     assert [i["n"] for i in found] == [1, 2, 3]
-    lifecycle_for(client.app.state.store).resolve("hero", 1, "resolved", "done")
+    client.app.state.ctx.lifecycle.resolve("hero", 1, "resolved", "done")
     r = await client.post("/api/items/reopen", json={"board": "hero", "n": 1})
     assert r.status_code == 403 and r.json()["error"] == "bad_board_token"
     r = await client.post("/api/items/reopen", json={"board": "hero", "n": 1}, headers=token)

@@ -44,7 +44,7 @@ def test_items_claim_resolve_on_a_local_store(tmp_path: Path) -> None:
     store = FileStore(tmp_path / "store")
     save(store)
     s = ["--store", str(store.root)]
-    r = run("items", "--format", "json", *s)
+    r = run("items", "--format", "json", "--all", *s)
     assert r.exit_code == 0, r.output
     assert [(i["n"], i["status"]) for i in json.loads(r.output)["items"]] == [(1, "open"), (2, "open")]
     r = run("claim", "1", "--agent", "codex", *s)
@@ -91,7 +91,7 @@ def test_items_on_an_s3_store(moto_endpoint: str, monkeypatch: pytest.MonkeyPatc
     save(S3Store(bucket, "p", endpoint_url=moto_endpoint))
     s = ["--store", f"s3://{bucket}/p", "--endpoint-url", moto_endpoint]
     assert run("claim", "2", *s).exit_code == 0
-    r = run("items", "--format", "json", *s)
+    r = run("items", "--format", "json", "--all", *s)
     assert [i["status"] for i in json.loads(r.output)["items"]] == ["open", "in_progress"]
 
 

@@ -128,6 +128,9 @@ def test_claim_resolve_reopen(store: FileStore) -> None:
         "summary",
         "feedbackId",
         "updatedAt",
+        "commit",
+        "pr",
+        "evidence",
     }
     assert public["pin"]["selector"] == "#title" and public["kind"] == "pin" and public["severity"] == "major"
 

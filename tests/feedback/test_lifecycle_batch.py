@@ -11,9 +11,9 @@ from unittest.mock import ANY
 
 import pytest
 
-from pinup_feedback.lifecycle import FileLog, Lifecycle
+from pinup_feedback.lifecycle import Lifecycle
 from pinup_feedback.store.base import iso_ts, now_utc
-from pinup_feedback.store.file import FileStore
+from pinup_feedback.store.file import FileLog, FileStore
 
 
 def record(**fields: Any) -> dict[str, Any]:
@@ -134,7 +134,7 @@ def test_a_slot_appears_whole_and_stays_create_only(tmp_path: Path, monkeypatch:
     the fsync commit syncs it and its folder; a taken name keeps its content; no temp file is left."""
     import os
 
-    from pinup_feedback.store import file as file_store
+    from pinup_feedback.store import durable as file_store
 
     synced: list[str] = []
     created: list[str] = []
@@ -160,17 +160,15 @@ def test_a_slot_appears_whole_and_stays_create_only(tmp_path: Path, monkeypatch:
 
 
 def test_a_stopping_server_waits_for_queued_numbering(tmp_path: Path) -> None:
-    """`wait_all_idle` (called by `pinup serve` on a graceful stop) returns once every queued record
+    """`wait_idle` (called by `pinup serve` on a graceful stop) returns once every queued record
     is numbered, leaving no staged temp file behind."""
-    from pinup_feedback.lifecycle import lifecycle_for, wait_all_idle
-
     store = FileStore(str(tmp_path))
-    life = lifecycle_for(store)
+    life = Lifecycle(store)
     failures: list[Exception] = []
     stored = [store.read(store.save(record())) for _ in range(40)]
     for one in stored:
         life.number_soon(one, failures.append)
-    assert wait_all_idle(60.0)
+    assert life.wait_idle(60.0)
     assert failures == []
     numbered = {p.stem for p in (tmp_path / "_items" / "hero" / "f").glob("*.json")}
     assert numbered == {one["id"] for one in stored}
@@ -185,7 +183,7 @@ def test_a_records_numbers_are_one_more_link_of_its_slot_file(tmp_path: Path, mo
     create-only: a second numbering of the record keeps the first numbers), with either commit."""
     import os
 
-    from pinup_feedback.store import file as file_store
+    from pinup_feedback.store import durable as file_store
 
     if commit == "fsync":
         monkeypatch.setattr(file_store, "COMMIT", file_store.FsyncCommit())

@@ -28,7 +28,7 @@ from feedback_helpers import body
 from lambda_process import closing_store_clients
 
 from pinup.cli import cli
-from pinup_feedback.lifecycle import lifecycle_for
+from pinup_feedback.lifecycle import Lifecycle
 from pinup_feedback.store.base import iso_ts, now_utc
 from pinup_feedback.store.file import FileStore
 from pinup_feedback.webhooks import (
@@ -187,7 +187,7 @@ async def test_store_watcher_sends_submissions_and_item_changes(
         assert event["event"] == "feedback.stored" and event["action"] == "submitted" and event["id"] == r.json()["id"]
         assert event["board"] == "hero" and event["round"] == 1
         assert [(i["n"], i["kind"], i["status"]) for i in event["items"]] == [(1, "pin", "open")]
-        lifecycle_for(FileStore(store_dir)).claim("hero", 1, actor="codex")  # as another process would
+        Lifecycle(FileStore(store_dir)).claim("hero", 1, actor="codex")  # as another process would
         _, change = receiver.next()
         assert change["event"] == "item.changed" and change["action"] == "claim"
         assert change["items"][0]["status"] == "in_progress" and change["id"] == r.json()["id"]
@@ -308,7 +308,7 @@ def test_notifier_sends_records_and_item_changes_from_s3(
             b"hosted-secret", json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode(), hashlib.sha256
         ).hexdigest()
     )
-    lifecycle_for(store).resolve("hero", 2, "wont_fix", "by design")
+    Lifecycle(store).resolve("hero", 2, "wont_fix", "by design")
     change_key = "team/feedback/_items/hero/e/0000000002/000001.json"
     slot_key = "team/feedback/_items/hero/n/0000000002.json"
     assert handler(s3_event(slot_key)) == {"sent": 0}

@@ -14,8 +14,9 @@ from click.testing import CliRunner
 from hosted_helpers import run_pinup
 
 from pinup.cli import cli
-from pinup.hosted.records import StoredRecord, load_local
+from pinup.hosted.records import load_local
 from pinup.hosted.results import ResultsOptions, aggregate, build_results_pages
+from pinup_feedback.records import StoredRecord
 
 BOARD = "checkout"
 _seq = iter(range(10_000))
@@ -52,7 +53,7 @@ def write_store(store: Path, records: list[dict[str, Any]], board: str = BOARD) 
 
 
 def agg(records: list[dict[str, Any]], **kw: Any) -> Any:
-    return aggregate(BOARD, [StoredRecord.model_validate(r) for r in records], **kw)
+    return aggregate(BOARD, [StoredRecord.from_dict(r) for r in records], **kw)
 
 
 def by_id(res: Any) -> dict[str, Any]:

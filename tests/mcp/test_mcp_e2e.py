@@ -214,7 +214,7 @@ def test_an_agent_acts_on_a_chromium_review_over_mcp(served: dict[str, Any], pag
     assert out["timeout"] == {"status": "timeout", "record": None}
     # the CLI sees what the agent did over MCP
     cli = subprocess.run(
-        [sys.executable, "-m", "pinup", "feedback", "items", "--src", str(served["src"]), "--format", "json"],
+        [sys.executable, "-m", "pinup", "feedback", "items", "--src", str(served["src"]), "--format", "json", "--all"],
         capture_output=True,
         text=True,
         env={**os.environ, **ENV},

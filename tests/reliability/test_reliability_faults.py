@@ -21,7 +21,7 @@ from payloads import feedback_body
 
 from pinup_feedback.app import create_app
 from pinup_feedback.settings import Settings
-from pinup_feedback.store import file as file_store
+from pinup_feedback.store import durable as file_store
 from pinup_feedback.store.s3 import S3Store
 
 BUCKET = "pinup-faults"

@@ -19,7 +19,7 @@ from pinup_feedback.app import create_app
 from pinup_feedback.csp import policy, script_hashes
 from pinup_feedback.server import FeedbackServer
 from pinup_feedback.settings import Settings
-from pinup_feedback.store.file import remove_stale_temps
+from pinup_feedback.store.durable import remove_stale_temps
 
 TOKEN = "reload-token"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import json
 import json.encoder
 import os
@@ -14,9 +15,13 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+
     from ..schema import Manifest
 
 KINDS = ("final", "regenerate")
+#: the items' log, beside the records: `<store>/_items/` on disk, `<prefix>/feedback/_items/` in S3
+ITEMS_DIR = "_items"
 ISO_RE = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.(\d{6})Z\Z")
 ID_RE = re.compile(r"[A-Za-z0-9]{1,64}")
 NAME_RE = re.compile(r"^(?P<ts>\d{8}T\d{6}\.\d{6}Z)-(?P<kind>final|regenerate)-(?P<id>[A-Za-z0-9]{1,64})\.json$")
@@ -53,15 +58,91 @@ class StoredItem:
         return ts_to_iso(self.timestamp)
 
 
+class EventLog(Protocol):
+    """Create-only documents by name: `create` is False when the name is already taken."""
+
+    def create(self, name: str, payload: dict[str, Any]) -> bool: ...
+
+    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
+        """All of `create` at once."""
+        ...
+
+    def take(self, name: str, payload: dict[str, Any]) -> bool:
+        """Create a record's number slot, whole and create-only: False when the name is taken."""
+        ...
+
+    def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
+        """`create_many` of (name, slot, payload): a log that can makes each document another name
+        of `slot` (taken by `take` with this same payload), durable only after the slot is."""
+        ...
+
+    def read(self, name: str) -> dict[str, Any] | None: ...
+
+    def names(self, prefix: str) -> list[str]: ...
+
+    def settle(self, names: list[str]) -> None:
+        """Make documents another writer created durable before this one cites them."""
+        ...
+
+    def journal(self, board: str, names: list[str]) -> None:
+        """Note, durably, the names of state changes about to be created (`read_journal` finds them)."""
+        ...
+
+    def read_journal(self, board: str, offset: int | None) -> tuple[list[str], int]:
+        """The state changes journaled after `offset`, and the offset that covers them. With no
+        offset (or one the journal does not reach), every state change of the board."""
+        ...
+
+    def index_location(self, board: str) -> str:
+        """Where the board's item index lives: a file beside the log, or ":memory:"."""
+        ...
+
+    def put_file(self, name: str, data: bytes, content_type: str) -> None:
+        """Durably create a file that is no JSON document (a resolve's evidence), create-only; a
+        name already there is left as it is (callers name files by their content)."""
+        ...
+
+    def read_file(self, name: str) -> bytes | None:
+        """A file `put_file` created; None when there is none."""
+        ...
+
+
 @runtime_checkable
 class FeedbackStore(Protocol):
-    """Where feedback lives. `save` returns only after the record is durable."""
+    """Where feedback lives. `save` returns only after the record is durable.
+
+    Everything the intake and the items' lifecycle need is here, so neither asks which store it has.
+    """
+
+    #: calls wait on the network: run them off the event loop (a local store answers from disk)
+    remote: bool
 
     def save(self, record: dict[str, Any]) -> str: ...
+
+    async def save_async(
+        self, record: dict[str, Any], copy_to: Path | None = None, *, inline: bool = False
+    ) -> tuple[str, OSError | None]:
+        """`save` for an event loop, then (not durably) the same bytes replace `copy_to` when its
+        folder exists (the agent copy). Returns (key, the copy's OSError or None). `inline`: the
+        caller hands this process one request at a time, so blocking work may run on the loop."""
+        ...
+
+    def item_log(self) -> EventLog:
+        """The items' append-only log, kept next to the records."""
+        ...
 
     def key_for(self, record: dict[str, Any]) -> str: ...
 
     def list(self, board: str | None = None) -> list[StoredItem]: ...
+
+    def boards(self) -> builtins.list[str]:
+        """The boards with feedback, without listing their records."""
+        ...
+
+    def records_stamp(self, board: str) -> str | None:
+        """A value that changes whenever the board gets a record; None when the store cannot tell
+        (a reader then lists the records)."""
+        ...
 
     def read(self, id_or_key: str) -> dict[str, Any]: ...
 

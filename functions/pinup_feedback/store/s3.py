@@ -6,16 +6,21 @@ When S3 still fails after the retries the app answers 503 and acknowledges nothi
 
 from __future__ import annotations
 
+import builtins
 import json
-import re
 import threading
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
-from ..schema import BOARD_SLUG_PATTERN, Manifest
+from ..atomicfile import replace_file
+from ..records import BOARD_SLUG
+from ..schema import Manifest
 from .base import (
+    ITEMS_DIR,
+    EventLog,
     RecordExists,
     RecordNotFound,
     StoredItem,
@@ -26,7 +31,7 @@ from .base import (
     record_name,
 )
 
-_SLUG = re.compile(BOARD_SLUG_PATTERN)
+_SLUG = BOARD_SLUG
 CLAIMS = "_claims"
 MISSING = frozenset({"NoSuchKey", "404", "NotFound"})
 # Without s3:ListBucket on the key, S3 answers a missing key with 403: a manifest is optional.
@@ -64,6 +69,8 @@ def error_code(exc: Exception) -> str:
 class S3Store:
     """Keys: `<prefix>/feedback/<board>/<YYYY>/<MM>/<DD>/<ts>-<kind>-<id>.json`; manifests at
     `<prefix>/boards/<slug>.json`; idempotency claims at `<prefix>/feedback/_claims/...`."""
+
+    remote = True
 
     def __init__(
         self,
@@ -113,7 +120,7 @@ class S3Store:
         day = name[:8]
         return self._key("feedback", record["board"], day[:4], day[4:6], day[6:8], name)
 
-    def _put_create_only(self, key: str, body: bytes) -> None:
+    def _put_create_only(self, key: str, body: bytes, content_type: str = "application/json") -> None:
         from botocore.exceptions import BotoCoreError, ClientError
 
         try:
@@ -121,7 +128,7 @@ class S3Store:
                 Bucket=self.bucket,
                 Key=key,
                 Body=body,
-                ContentType="application/json",
+                ContentType=content_type,
                 ServerSideEncryption="AES256",
                 IfNoneMatch="*",
             )
@@ -150,6 +157,39 @@ class S3Store:
         key = self.key_for(record)
         self._put_create_only(key, encode(record))
         return key
+
+    async def save_async(
+        self, record: dict[str, Any], copy_to: Path | None = None, *, inline: bool = False
+    ) -> tuple[str, OSError | None]:
+        """`save` off the event loop (on it when `inline`), then the agent copy, if asked for."""
+        if inline:
+            key = self.save(record)
+        else:
+            from starlette.concurrency import run_in_threadpool
+
+            key = await run_in_threadpool(self.save, record)
+        return key, (None if copy_to is None else write_copy(copy_to, record))
+
+    def item_log(self) -> EventLog:
+        return S3Log(self)
+
+    def boards(self) -> builtins.list[str]:
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        base = self._key("feedback") + "/"
+        found = []
+        try:
+            pages = self.client.get_paginator("list_objects_v2").paginate(
+                Bucket=self.bucket, Prefix=base, Delimiter="/"
+            )
+            for page in pages:
+                found += [p["Prefix"][len(base) : -1] for p in page.get("CommonPrefixes", ())]
+        except (ClientError, BotoCoreError) as exc:
+            raise StoreUnavailable(f"S3 list failed: {error_code(exc) or type(exc).__name__}") from exc
+        return [slug for slug in found if _SLUG.match(slug)]
+
+    def records_stamp(self, board: str) -> str | None:
+        return None  # S3 has no such stamp: readers list
 
     def list(self, board: str | None = None) -> list[StoredItem]:
         from botocore.exceptions import BotoCoreError, ClientError
@@ -217,3 +257,78 @@ class S3Store:
                 raise StoreUnavailable("claim vanished") from None
             claim: dict[str, Any] = json.loads(data)
             return claim
+
+
+class S3Log:
+    """Documents as S3 objects, created with If-None-Match: * through the store's client."""
+
+    def __init__(self, store: S3Store) -> None:
+        self.store = store
+        self.base = store._key("feedback", ITEMS_DIR) + "/"
+
+    def create(self, name: str, payload: dict[str, Any]) -> bool:
+        try:
+            self.store._put_create_only(self.base + name, encode(payload))
+        except RecordExists:
+            return False
+        return True
+
+    def create_many(self, docs: list[tuple[str, dict[str, Any]]]) -> list[bool]:
+        return [self.create(name, payload) for name, payload in docs]
+
+    def take(self, name: str, payload: dict[str, Any]) -> bool:
+        return self.create(name, payload)
+
+    def cite_many(self, docs: list[tuple[str, str | None, dict[str, Any]]]) -> list[bool]:
+        return [self.create(name, payload) for name, _slot, payload in docs]
+
+    def settle(self, names: list[str]) -> None:
+        """Nothing to do: an S3 object is durable once its PUT returns."""
+
+    def journal(self, board: str, names: list[str]) -> None:
+        """Nothing to note: a listing of the bucket finds every state change."""
+
+    def read_journal(self, board: str, offset: int | None) -> tuple[list[str], int]:
+        return self.names(f"{board}/e/"), 0
+
+    def put_file(self, name: str, data: bytes, content_type: str) -> None:
+        try:
+            self.store._put_create_only(self.base + name, data, content_type)
+        except RecordExists:
+            pass  # named by its content: these bytes are there already
+
+    def read_file(self, name: str) -> bytes | None:
+        return self.store._get(self.base + name)
+
+    def index_location(self, board: str) -> str:
+        return ":memory:"  # a process's own index: kept while it lives (a warm Lambda, the MCP server)
+
+    def read(self, name: str) -> dict[str, Any] | None:
+        data = self.store._get(self.base + name)
+        return None if data is None else json.loads(data)
+
+    def names(self, prefix: str) -> list[str]:
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        out = []
+        try:
+            pages = self.store.client.get_paginator("list_objects_v2").paginate(
+                Bucket=self.store.bucket, Prefix=self.base + prefix
+            )
+            for page in pages:
+                out += [obj["Key"][len(self.base) :] for obj in page.get("Contents", ())]
+        except (ClientError, BotoCoreError) as exc:
+            raise StoreUnavailable(f"S3 list failed: {error_code(exc) or type(exc).__name__}") from exc
+        return sorted(out)
+
+
+def write_copy(target: Path, record: dict[str, Any]) -> OSError | None:
+    """The agent copy beside a board, when its folder exists: atomic (tmp + rename) but not fsynced,
+    since the store holds the durable record. Returns the OSError, if any."""
+    if not target.parent.is_dir():
+        return None
+    try:
+        replace_file(target, encode(record))
+    except OSError as exc:
+        return exc
+    return None

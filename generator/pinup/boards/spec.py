@@ -22,6 +22,7 @@ from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field
 
 from pinup.buildcache import active
 from pinup.designmd.memo import remember
+from pinup_feedback.records import BOARD_SLUG
 
 Device = Literal["desktop", "tablet", "phone"]
 
@@ -48,7 +49,7 @@ MIME_TYPES: dict[str, str] = {
 }
 
 VARIANT_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
-SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+SLUG = BOARD_SLUG
 
 
 class BoardError(Exception):

@@ -58,6 +58,44 @@ def _latest(store: Any, board: str | None) -> dict[str, Any]:
     return record
 
 
+PAGE = 50
+#: resolved items the hand-off lists with their evidence, the newest first
+RESOLVED_PAGE = 20
+
+
+def _since(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    """An ISO date or time (UTC unless it says otherwise) as the store writes times, for comparing."""
+    if value is None:
+        return None
+    from datetime import UTC, datetime
+
+    from pinup_feedback.store.base import iso_ts
+
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r} is not an ISO date or time, such as 2026-12-05 or 2026-12-05T14:00"
+        ) from None
+    return iso_ts(when if when.tzinfo is not None else when.replace(tzinfo=UTC))
+
+
+def _paging(command: F) -> F:
+    """`--limit`, `--since`, `--all`: listings show one page, newest first, unless asked for all."""
+    for option in (
+        click.option("--all", "show_all", is_flag=True, help="Everything, oldest first (no page)."),
+        click.option("--since", metavar="TIME", callback=_since, help="Only what was received at TIME (ISO) or later."),
+        click.option("--limit", type=click.IntRange(min=1), default=PAGE, show_default=True, help="How many to show."),
+    ):
+        command = option(command)
+    return command
+
+
+def _more(shown: int, total: int, what: str) -> None:
+    if shown < total:
+        click.echo(f"showing the newest {shown} of {total} {what}; --limit N or --all for more", err=True)
+
+
 def _summary_row(record: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": record.get("id"),
@@ -74,12 +112,21 @@ def _summary_row(record: dict[str, Any]) -> dict[str, Any]:
 @click.command("list")
 @click.option("--board", metavar="SLUG", help="Only this board.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@_paging
 @_src_option
 @_store_option
-def list_feedback(board: str | None, fmt: str, src: str | None, store: str | None) -> None:
-    """List stored feedback, oldest first."""
+def list_feedback(
+    board: str | None, fmt: str, limit: int, since: str | None, show_all: bool, src: str | None, store: str | None
+) -> None:
+    """List stored feedback: the newest first, one page (`--all`: everything, oldest first)."""
     _, st = _open(src, store)
-    rows = [_summary_row(st.read(item.key)) for item in _items(st, board)]
+    if show_all:
+        keys = [item.key for item in _items(st, board) if since is None or item.received_at >= since]
+    else:
+        keys, total = _newest_records(st, board, since, limit)
+        if fmt == "table":
+            _more(len(keys), total, "records")
+    rows = [_summary_row(st.read(key)) for key in keys]
     if fmt == "json":
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
@@ -107,6 +154,23 @@ def list_feedback(board: str | None, fmt: str, src: str | None, store: str | Non
     console.print(table)
     if not rows:
         click.echo("no feedback yet", err=True)
+
+
+def _newest_records(st: Any, board: str | None, since: str | None, limit: int) -> tuple[list[str], int]:
+    """The keys of the newest `limit` records (of one board, or of all), from the boards' indexes,
+    and how many there are in all."""
+    from pinup_feedback.lifecycle import Lifecycle
+
+    life = Lifecycle(st)
+    try:
+        boards = [board] if board else sorted({item.board for item in st.list()})
+        found = [entry for slug in boards for entry in life.records(slug, since=since)]
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        life.close()
+    found.sort(reverse=True)
+    return [key for _at, key in found[:limit]], len(found)
 
 
 @click.command("show")
@@ -182,12 +246,12 @@ def on_board(
     src: str | None, store: str | None, endpoint_url: str | None, board: str | None, call: Callable[[Any, str], T]
 ) -> tuple[str, T]:
     """Open the store, pick the board and run `call(lifecycle, slug)` (see `refusals`)."""
-    from pinup_feedback.lifecycle import lifecycle_for
+    from pinup_feedback.lifecycle import Lifecycle
 
     _, st = open_feedback(src, store, endpoint_url)
     slug = pick_board(st, board)
     with refusals():
-        return slug, call(lifecycle_for(st), slug)
+        return slug, call(Lifecycle(st), slug)
 
 
 @contextmanager
@@ -225,14 +289,33 @@ def _item_line(item: Any) -> str:
     help="Only items with this status.",
 )
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@_paging
 @_src_option
 @_any_store_option
 @_endpoint_option
 def items(
-    board: str | None, status: str | None, fmt: str, src: str | None, store: str | None, endpoint_url: str | None
+    board: str | None,
+    status: str | None,
+    fmt: str,
+    limit: int,
+    since: str | None,
+    show_all: bool,
+    src: str | None,
+    store: str | None,
+    endpoint_url: str | None,
 ) -> None:
-    """List a board's numbered items (pins, comments, overall, regenerate) with their status."""
-    slug, found = on_board(src, store, endpoint_url, board, lambda life, slug: life.items(slug, status))
+    """List a board's numbered items (pins, comments, overall, regenerate) with their status: the
+    newest first, open ones before closed ones, one page (`--all`: every item by number)."""
+
+    def page(life: Any, slug: str) -> tuple[list[Any], int]:
+        if show_all:
+            return life.items(slug, status, since=since), 0
+        shown = life.items(slug, status, since=since, limit=limit, newest_first=True)
+        return shown, life.count(slug, status, since)
+
+    slug, (found, total) = on_board(src, store, endpoint_url, board, page)
+    if fmt == "table" and not show_all:
+        _more(len(found), total, "items")
     if fmt == "json":
         click.echo(json.dumps({"board": slug, "items": [i.public() for i in found]}, ensure_ascii=False, indent=2))
         return
@@ -264,8 +347,14 @@ def items(
 def _report(item: Any, fmt: str, verb: str) -> None:
     if fmt == "json":
         click.echo(json.dumps({"board": item.board, **item.public()}, ensure_ascii=False, indent=2))
-    else:
-        click.echo(f"{verb} {_item_line(item)}")
+        return
+    click.echo(f"{verb} {_item_line(item)}")
+    proof = item.evidence if verb != "claimed" else {}
+    for label, value in (("commit", proof.get("commit")), ("PR", proof.get("pr"))):
+        if value:
+            click.echo(f"  {label}: {value}")
+    if proof.get("evidence"):
+        click.echo(f"  evidence: {proof['evidence']['file']} ({proof['evidence']['type']})")
 
 
 @click.command("claim")
@@ -291,11 +380,21 @@ def claim(
     "--status", required=True, type=click.Choice(["resolved", "wont_fix", "needs_clarification"]), help="The outcome."
 )
 @click.option("--summary", required=True, help="What was done, or why not, or the question for the reviewer.")
+@click.option("--commit", metavar="SHA", help="The commit that made the change (7 to 40 hex digits).")
+@click.option("--pr", metavar="URL", help="The pull request (an http(s) URL).")
+@click.option(
+    "--evidence",
+    metavar="FILE",
+    help="A PNG or JPEG screenshot, or a `pinup verify` report (its folder or index.html), kept with the item.",
+)
 @_item_change_options
 def resolve(
     number: int,
     status: str,
     summary: str,
+    commit: str | None,
+    pr: str | None,
+    evidence: str | None,
     board: str | None,
     agent: str | None,
     fmt: str,
@@ -303,9 +402,24 @@ def resolve(
     store: str | None,
     endpoint_url: str | None,
 ) -> None:
-    """Close item N with an outcome and a summary. Exit code 3 when it is already resolved."""
+    """Close item N with an outcome and a summary.
+
+    `--commit`, `--pr` and `--evidence` show that the change landed, next to the summary on the
+    next round's board, the results page and the hand-off. Exit code 3 when it is already
+    resolved; bad evidence is refused (exit code 1) and nothing is recorded."""
+    from pinup.evidence import load
+    from pinup_feedback.evidence import EvidenceError
+
+    try:
+        proof = load(commit, pr, evidence)
+    except EvidenceError as exc:
+        raise click.ClickException(str(exc)) from None
     _, item = on_board(
-        src, store, endpoint_url, board, lambda life, slug: life.resolve(slug, number, status, summary, actor=agent)
+        src,
+        store,
+        endpoint_url,
+        board,
+        lambda life, slug: life.resolve(slug, number, status, summary, actor=agent, evidence=proof),
     )
     _report(item, fmt, "resolved" if status == "resolved" else "marked")
 
@@ -339,7 +453,7 @@ def handoff(
     With --zip the same inputs always give a byte-identical archive.
     """
     from pinup.handoff import board_info, build_handoff, render_markdown
-    from pinup_feedback.lifecycle import lifecycle_for
+    from pinup_feedback.lifecycle import Lifecycle
 
     ws, st = open_feedback(src, store, endpoint_url)
     if record_id:
@@ -351,12 +465,14 @@ def handoff(
         record = _latest(st, board)
     slug = str(record.get("board"))
     with refusals():
-        items = lifecycle_for(st).items(slug)
+        life = Lifecycle(st)
+        items, open_total = life.open_items(slug, PAGE)
+        resolved = life.items(slug, "resolved", limit=RESOLVED_PAGE, newest_first=True)
     info = board_info(ws, st, slug, record.get("round"), list(record.get("tweaks") or {}))
     store_args = ["--store", store] if store else []
     if endpoint_url and store and store.startswith("s3://"):
         store_args += ["--endpoint-url", endpoint_url]
-    data = build_handoff(record, items, info, store_args)
+    data = build_handoff(record, items, info, store_args, open_total, resolved)
     if zip_path is not None:
         _write_zip(zip_path, ws, record, data, render_markdown(data))
         return

@@ -22,8 +22,9 @@ from typing import Any
 
 from pinup.generate.client import GenerationError
 from pinup_feedback.atomicfile import create_file, fsync_dir, replace_file
+from pinup_feedback.records import BOARD_SLUG
 
-SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+SLUG = BOARD_SLUG
 ROUND_DIR = re.compile(r"^round-(\d+)$")
 
 #: One writer per board folder inside this process (serve hook and CLI share it).

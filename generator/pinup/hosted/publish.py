@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from pinup.hosted.aws import S3Location
+from pinup_feedback.records import BOARD_SLUG_PATTERN
 
 #: `name.<8 or more hex digits>.ext`, e.g. `app.3f9a1c2b.js`: content-addressed, so cacheable forever.
 HASHED_NAME = re.compile(r"\.[0-9a-f]{8,}\.[A-Za-z0-9]+$")
@@ -78,7 +79,7 @@ class BoardManifest(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    board: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+    board: str = Field(pattern=BOARD_SLUG_PATTERN)
     title: str = ""
     round: int = 1
     variants: list[str]

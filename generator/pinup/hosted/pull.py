@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pinup.hosted.aws import S3Location
-from pinup.hosted.records import BOARD_SLUG, iter_s3_records, s3_feedback_prefix
+from pinup.hosted.records import iter_s3_records, s3_feedback_prefix
+from pinup_feedback.records import BOARD_SLUG
 from pinup_feedback.store.base import parse_name
 
 #: where the hosted endpoint keeps its create-only idempotency claims (pinup_feedback.store.s3.CLAIMS)
@@ -57,7 +58,7 @@ def local_target(location: S3Location, key: str, into: Path) -> Path | None:
 
 def write_create_only(target: Path, data: bytes) -> Outcome:
     """Create `target` durably the way the local FileStore does; never replace an existing file."""
-    from pinup_feedback.store.file import create_only
+    from pinup_feedback.store.durable import create_only
 
     if target.exists():
         return "present" if target.read_bytes() == data else "conflict"

@@ -15,39 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
 from pinup.hosted.aws import S3Location, is_s3_url, parse_s3_url
+from pinup_feedback.records import BOARD_SLUG, StoredRecord
 
 #: `<ISO timestamp>-<kind>-<id>.json`, the only files a store holds as records.
 RECORD_NAME = re.compile(r"^[0-9][0-9A-Za-z:._+-]*-(final|regenerate)-[A-Za-z0-9_.-]+\.json$")
-BOARD_SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
-
-
-class StoredRecord(BaseModel):
-    """The fields results need from a stored record; anything else is carried along, unused."""
-
-    model_config = ConfigDict(extra="allow")
-
-    id: str = ""
-    board: str = ""
-    round: int | None = None
-    kind: str = "final"
-    receivedAt: str = ""
-    clientId: str | None = None
-    reviewer: str | None = None
-    preferred: str | None = None
-    ratings: dict[str, Any] = Field(default_factory=dict)
-    comments: dict[str, Any] = Field(default_factory=dict)
-    overall: str | None = None
-    regenerated: bool = False
-    regenerateAction: str | None = None
-    regenerateText: str | None = None
-    remixSpec: dict[str, Any] | None = None
-
-    @property
-    def is_regenerate(self) -> bool:
-        return self.kind == "regenerate" or self.regenerated
 
 
 @dataclass
@@ -66,11 +38,8 @@ def check_board(board: str) -> str:
 
 def _parse(name: str, data: bytes, out: LoadedRecords) -> None:
     try:
-        raw = json.loads(data)
-        if not isinstance(raw, dict):
-            raise ValueError("not an object")
-        out.records.append(StoredRecord.model_validate(raw))
-    except (ValueError, ValidationError):
+        out.records.append(StoredRecord.from_dict(json.loads(data)))
+    except ValueError:
         out.skipped.append(name)
 
 

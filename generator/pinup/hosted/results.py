@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pinup.hosted.records import LoadedRecords, StoredRecord
+from pinup.hosted.records import LoadedRecords
+from pinup_feedback.records import StoredRecord
 
 if TYPE_CHECKING:  # pragma: no cover
     from jinja2 import Environment
@@ -61,6 +62,24 @@ class RegenerateRequest:
 
 
 @dataclass(slots=True, kw_only=True)
+class ResolvedItem:
+    """An item an agent closed (or asked about), with what it said and the evidence it gave."""
+
+    n: int
+    kind: str
+    variant: str | None = None
+    text: str
+    status: str
+    summary: str | None = None
+    commit: str | None = None
+    #: the PR's URL, only when it is http(s) (anything else is never made a link)
+    pr: str | None = None
+    #: the evidence file beside results.html (`evidence/<sha256>.<ext>`: a picture, or a report
+    #: when it ends in .html), when there is one
+    evidence: str | None = None
+
+
+@dataclass(slots=True, kw_only=True)
 class BoardResults:
     """Everything `pinup results` prints and results.html shows, for one board and round."""
 
@@ -79,6 +98,8 @@ class BoardResults:
     skipped_files: int = 0
     #: distinct reviewers (one per browser) whose final submission picked a variant
     pickers: int = 0
+    #: items an agent resolved, marked won't fix or asked about, newest first, with their evidence
+    resolved: list[ResolvedItem] = field(default_factory=list)
 
 
 def _rating(value: Any) -> int | None:
@@ -364,6 +385,46 @@ def render_results_page(
     )
 
 
+def resolved_items(store: Any, board: str, limit: int = 100) -> tuple[list[ResolvedItem], dict[str, bytes]]:
+    """The board's closed items (and questions) with their evidence, and the evidence files to
+    write beside results.html (name -> bytes): a published page cannot ask the endpoint for them."""
+    from pinup_feedback.evidence import check_pr, is_evidence_file
+    from pinup_feedback.lifecycle import RESOLUTIONS, Lifecycle
+
+    life = Lifecycle(store)
+    try:
+        found = [i for i in life.items(board, limit=limit, newest_first=True) if i.status in RESOLUTIONS]
+        files: dict[str, bytes] = {}
+        rows = []
+        for item in found:
+            proof = item.evidence
+            ev = proof.get("evidence") or {}
+            file = ev.get("file") if isinstance(ev.get("file"), str) and is_evidence_file(ev["file"]) else None
+            kept = life.evidence_file(board, file) if file else None
+            if file and kept is not None:
+                files[file] = kept[0]
+            try:
+                pr = check_pr(str(proof["pr"])) if proof.get("pr") else None
+            except ValueError:
+                pr = None
+            rows.append(
+                ResolvedItem(
+                    n=item.n,
+                    kind=item.spec.kind,
+                    variant=item.spec.variant,
+                    text=item.spec.text,
+                    status=item.status,
+                    summary=item.summary,
+                    commit=str(proof["commit"]) if proof.get("commit") else None,
+                    pr=pr,
+                    evidence=file if kept is not None else None,
+                )
+            )
+    finally:
+        life.close()
+    return rows, files
+
+
 def default_store(src: Path) -> Path:
     """The workspace's local store, where `pinup serve` and `pinup feedback pull` write."""
     return Path(src) / ".pinup" / "feedback"
@@ -400,6 +461,19 @@ def build_results_pages(src: Path, out: Path, options: ResultsOptions, writer: F
             print(f"pinup: results for {slug} skipped: cannot read the store ({exc})", file=sys.stderr)
             continue
         results = aggregate(slug, loaded, variants=variants, title=title, round=round_)
+        try:
+            from pinup_feedback.store import open_store
+
+            if not loaded.records:  # no feedback: nothing resolved, and the store is left untouched
+                raise LookupError
+            results.resolved, files = resolved_items(open_store(store, endpoint_url=options.endpoint_url), slug)
+        except LookupError:
+            files = {}
+        except Exception as exc:  # noqa: BLE001 - as above: the tally still renders without them
+            print(f"pinup: resolved items of {slug} left out: cannot read the item log ({exc})", file=sys.stderr)
+            files = {}
+        for name, data in sorted(files.items()):
+            writer.write_bytes(f"boards/{slug}/{name}", data)
         html = render_results_page(
             results, theme_css=theme_css, site_name=site_name, store_label=label, options=options
         )

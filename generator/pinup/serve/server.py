@@ -109,6 +109,7 @@ class ServeSession:
         self._server: uvicorn.Server | None = None
         self._boards: BoardStates | None = None
         self._watcher: Watcher | None = None
+        self._lifecycle: Any = None  # the app's items lifecycle, once the app exists
         self._port = options.port
         self._lock = threading.Lock()
         self._failed = False
@@ -198,6 +199,7 @@ class ServeSession:
         hooks = Hooks(on_feedback=self.on_feedback, on_regenerate=self.options.on_regenerate)
         app = create_app(settings, hooks=hooks, boards=boards)
         self._restore(app.state.ctx, boards)
+        self._lifecycle = app.state.ctx.lifecycle
         return BuildGate(LiveReload(app), self.ws.out)
 
     def _restore(self, ctx: Any, boards: BoardStates) -> None:
@@ -363,9 +365,8 @@ class ServeSession:
                 self._boards.close()
             if self._watcher is not None:
                 self._watcher.join(10.0)
-            from pinup_feedback.lifecycle import wait_all_idle
-
-            wait_all_idle(5.0)  # numbering of the last submissions finishes before we exit
+            if self._lifecycle is not None:
+                self._lifecycle.wait_idle(5.0)  # numbering of the last submissions finishes before we exit
             servefile.remove(self.ws.serve_json, os.getpid())
             self._drain_stdout()  # every acknowledged record's line is out before we exit
         return self.exit_code

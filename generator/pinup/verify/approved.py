@@ -51,11 +51,11 @@ def _finals(store: Any, slug: str, round_: int | None) -> list[dict[str, Any]]:
 
 
 def _pins(store: Any, slug: str, variant: str, round_: int) -> list[Pin]:
-    from pinup_feedback.lifecycle import LifecycleError, lifecycle_for
+    from pinup_feedback.lifecycle import Lifecycle, LifecycleError
     from pinup_feedback.store.base import StoreError
 
     try:
-        items = lifecycle_for(store).items(slug)
+        items = Lifecycle(store).items(slug)
     except (LifecycleError, StoreError, ValueError) as exc:
         raise VerifyError(f"cannot read the items of board {slug}: {exc}") from None
     pins = []

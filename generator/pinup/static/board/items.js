@@ -10,6 +10,48 @@
   var KIND = { pin: "Pin", comment: "Comment", overall: "Overall comment", regenerate: "Request for another round" };
   var reopen = [];
   var shown = [];
+  var EVIDENCE_FILE = /^evidence\/[0-9a-f]{64}\.(png|jpg|html)$/;
+
+  /* Only http(s) links are made from what an agent wrote; anything else stays text. */
+  function safeUrl(value) {
+    if (typeof value !== "string" || !/^https?:\/\//i.test(value)) { return null; }
+    try {
+      var u = new URL(value);
+      return u.protocol === "http:" || u.protocol === "https:" ? u.href : null;
+    } catch (e) { return null; }
+  }
+  /* The commit, the PR link and the evidence (a screenshot shown, a verify report linked) of the
+   * item's latest resolve, served by GET /api/items/evidence only for files a resolve cites. */
+  function evidence(it) {
+    var box = el("div", "", { "class": "item-evidence" });
+    if (typeof it.commit === "string" && it.commit) {
+      var c = el("p", "Commit ", { "class": "item-commit" });
+      c.appendChild(el("code", it.commit));
+      box.appendChild(c);
+    }
+    var pr = safeUrl(it.pr);
+    if (pr) {
+      var p = el("p", "Pull request: ", { "class": "item-pr" });
+      p.appendChild(el("a", pr, { href: pr, rel: "noopener noreferrer", target: "_blank" }));
+      box.appendChild(p);
+    } else if (typeof it.pr === "string" && it.pr) {
+      box.appendChild(el("p", "Pull request: " + it.pr, { "class": "item-pr" }));
+    }
+    var ev = it.evidence;
+    if (ev && typeof ev.file === "string" && EVIDENCE_FILE.test(ev.file)) {
+      var url = B.apiBase() + "/api/items/evidence?board=" + encodeURIComponent(B.cfg.board) +
+        "&file=" + encodeURIComponent(ev.file);
+      var link = el("a", "", { href: url, rel: "noopener noreferrer", target: "_blank", "class": "item-evidence-link" });
+      if (/\.html$/.test(ev.file)) {
+        link.textContent = "Open the verify report" + (ev.name ? " (" + ev.name + ")" : "");
+      } else {
+        link.appendChild(el("img", "", { src: url, alt: "Evidence for #" + it.n + (ev.name ? ": " + ev.name : ""),
+          loading: "lazy", "class": "item-evidence-img" }));
+      }
+      box.appendChild(link);
+    }
+    return box.childNodes.length ? box : null;
+  }
 
   function toggle(n, btn) {
     var i = reopen.indexOf(n);
@@ -34,6 +76,8 @@
       if (it.text) { li.appendChild(el("p", it.text, { "class": "item-text" })); }
       if (it.pin && it.pin.text) { li.appendChild(el("p", "On \u201c" + it.pin.text + "\u201d", { "class": "meta" })); }
       if (it.summary) { li.appendChild(el("p", "What was done: " + it.summary, { "class": "item-summary" })); }
+      var proof = evidence(it);
+      if (proof) { li.appendChild(proof); }
       if (it.status !== "open" && it.status !== "in_progress") {
         var on = reopen.indexOf(it.n) >= 0;
         var btn = el("button", on ? "Will reopen #" + it.n + " (undo)" : "Reopen #" + it.n,
