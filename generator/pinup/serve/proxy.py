@@ -101,7 +101,7 @@ def down_script(parent_origin: str) -> bytes:
     return (
         "(function () {\n"
         '  var p = document.getElementById("pinup-app-down");\n'
-        '  var doc = Math.random().toString(36).slice(2);\n'
+        "  var doc = Math.random().toString(36).slice(2);\n"
         '  window.parent.postMessage({ pinup: 1, type: "appdown", doc: doc, text: p ? p.textContent : "" }, '
         f"{json.dumps(parent_origin)});\n"
         "})();\n"
