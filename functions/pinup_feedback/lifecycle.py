@@ -273,7 +273,7 @@ def item_specs(record: dict[str, Any]) -> list[ItemSpec]:
                 str(pin.get("note") or ""),
                 pin.get("severity"),
                 {k: pin.get(k) for k in ("box", "selector", "text", "html")}
-                | {k: pin[k] for k in ("path", "viewport") if k in pin},
+                | {k: pin[k] for k in ("path", "viewport") if pin.get(k) is not None},
             )
         )
     for variant, text in (record.get("comments") or {}).items():
