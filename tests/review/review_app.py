@@ -57,6 +57,8 @@ class SmallApp:
                 elif self.path.startswith("/strict"):
                     body = page("Strict", "<h1>Locked down</h1><p>No scripts at all here.</p>")
                     headers.append(("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"))
+                elif self.path.startswith("/plain"):
+                    body = page("Plain", '<h1 id="plain">A page that any site may frame</h1>')
                 elif self.path.startswith("/old-home"):
                     self.send_response(302)
                     self.send_header("Location", f"{app.origin}/")

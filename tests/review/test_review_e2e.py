@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from review_app import SmallApp
 from serve_process import ROOT, Served
 
@@ -224,6 +225,69 @@ def test_a_page_script_cannot_post_to_pinups_api(review_page: Any, reviewed: Ser
     assert result == ["cors blocked", "simple opaque"]  # the browser hides the answer; the server said 403
     time.sleep(0.5)
     assert reviewed.records(BOARD) == []
+
+
+def live_frame_at(page: Any, frame: Any, url: str) -> Any:
+    frame.goto(url)
+    found = poll(page, lambda: next((f for f in page.frames if f.url == url), None))
+    assert found is not None
+    return found
+
+
+def test_messages_from_another_origin_in_the_frame_are_ignored(
+    review_page: Any, reviewed: Served, small_app: SmallApp
+) -> None:
+    page = review_page
+    frame = open_review(page, reviewed)
+    page.click(".pin-mode-btn[data-variant=live]")
+    # a page of another origin in the frame (here pinup's own) is not listened to, even with the nonce
+    other = live_frame_at(page, frame, reviewed.base + "/boards/")
+    nonce = page.evaluate("() => window.pinupBoard.pinNonce")
+    forged = {
+        "pinup": 1,
+        "nonce": nonce,
+        "type": "picked",
+        "path": "/",
+        "selector": "#signup",
+        "text": "Sign up",
+        "html": "<button>",
+        "rect": {"x": 1, "y": 1, "w": 10, "h": 10},
+        "view": {"w": 1440, "h": 900},
+    }
+    other.evaluate("(msg) => window.parent.postMessage(msg, '*')", forged)
+    page.wait_for_timeout(500)
+    assert page.is_hidden(".pin-editor[data-variant=live]")  # the same message from the proxy's origin would open it
+    assert pins(page) == []
+    # and the review page's CSP keeps the frame on the proxy's origin (or pinup's own): not the app's
+    with pytest.raises(PlaywrightError, match="ERR_BLOCKED_BY_CSP"):
+        other.goto(small_app.origin + "/plain")
+
+
+def test_a_message_of_the_wrong_shape_from_the_app_is_ignored(review_page: Any, reviewed: Served) -> None:
+    page = review_page
+    frame = open_review(page, reviewed)
+    page.click(".pin-mode-btn[data-variant=live]")
+    nonce = page.evaluate("() => window.pinupBoard.pinNonce")
+    good = {
+        "pinup": 1,
+        "nonce": nonce,
+        "type": "picked",
+        "path": "/",
+        "selector": "#signup",
+        "rect": {"x": 1, "y": 1, "w": 10, "h": 10},
+        "view": {"w": 1440, "h": 900},
+    }
+    post = "(msg) => window.parent.postMessage(msg, '*')"
+    for bad in (
+        {"path": "javascript:alert(1)"},
+        {"rect": {"x": "1", "y": 1, "w": 1, "h": 1}},
+        {"view": {"w": None, "h": 1}},
+    ):
+        frame.evaluate(post, {**good, **bad})
+    page.wait_for_timeout(500)
+    assert page.is_hidden(".pin-editor[data-variant=live]")
+    frame.evaluate(post, good)  # the same message in its expected shape is taken
+    page.wait_for_selector(".pin-editor[data-variant=live]:not([hidden])")
 
 
 def test_an_app_that_is_down_is_named_and_the_draft_is_kept(
