@@ -18,8 +18,11 @@ def small_app() -> Iterator[SmallApp]:
 
 
 def start_review(tmp_path: Path, url: str, *args: str) -> Served:
-    """`pinup review URL WS --no-open` on a copy of the example workspace, once SERVE_STARTED is out."""
-    src = copy_example(tmp_path / "ws")
+    """`pinup review URL WS --no-open` on a copy of the example workspace (made on first use),
+    once SERVE_STARTED is out."""
+    src = tmp_path / "ws"
+    if not src.is_dir():
+        copy_example(src)
     site = tmp_path / "site"
     cmd = ["review", url, str(src), "--no-open", "--out", str(site), *args]
     return start(cmd, cwd=tmp_path, src=src, site=site)
