@@ -50,6 +50,19 @@ _.v2Fields
 _.model_config  # pydantic reads each model's settings from it
 _.website
 _.unresolved_refs
+_.viewport  # a review pin's window size (pinup_feedback.schema.Pin)
+
+# http.server: what ThreadingHTTPServer and BaseHTTPRequestHandler read or call (pinup.serve.proxy)
+_.daemon_threads
+_.server_version
+_.protocol_version
+_.log_message
+_.do_POST
+_.do_PUT
+_.do_PATCH
+_.do_DELETE
+_.do_HEAD
+_.do_OPTIONS
 
 # html.parser.HTMLParser callbacks
 _.handle_decl

@@ -54,10 +54,11 @@ async def method_not_allowed(request: Request, exc: Exception) -> Response:
 class SiteFiles:
     """Local mode: the built site at /, read-only; dotfiles and serve.json are never served."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, frames: tuple[str, ...] = ()) -> None:
         from starlette.staticfiles import StaticFiles
 
         self.files = StaticFiles(directory=directory, html=True, follow_symlink=False)
+        self.frames = frames
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         parts = [p for p in scope["path"].split("/") if p]
@@ -69,7 +70,9 @@ class SiteFiles:
         headers = [
             (k, v) for k, v in scope.get("headers", []) if k.lower() not in (b"if-none-match", b"if-modified-since")
         ]
-        await self.files({**scope, "headers": headers}, receive, with_security_headers(send, variant_file(parts)))
+        await self.files(
+            {**scope, "headers": headers}, receive, with_security_headers(send, variant_file(parts), self.frames)
+        )
 
 
 #: the files of a board folder that are pinup's own (the board builder reserves these names);
@@ -83,7 +86,7 @@ def variant_file(parts: list[str]) -> bool:
     return len(parts) >= 3 and parts[0] == "boards" and not (len(parts) == 3 and parts[2] in BOARD_PAGES)
 
 
-def with_security_headers(send: Send, sandbox: bool = False) -> Send:
+def with_security_headers(send: Send, sandbox: bool = False, frames: tuple[str, ...] = ()) -> Send:
     """Add the CSP (hashing an HTML page's inline scripts, so the page is held until complete),
     nosniff and no-referrer to every site response (`sandbox`: a variant's file)."""
     from .csp import STATIC_HEADERS, policy
@@ -93,7 +96,7 @@ def with_security_headers(send: Send, sandbox: bool = False) -> Send:
     def start(message: Message, html: str | None) -> Message:
         headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"content-security-policy"]
         headers += [(k.lower().encode(), v.encode()) for k, v in STATIC_HEADERS.items()]
-        headers.append((b"content-security-policy", policy(html, sandbox=sandbox).encode()))
+        headers.append((b"content-security-policy", policy(html, sandbox=sandbox, frames=frames).encode()))
         return {**message, "headers": headers}
 
     async def wrapped(message: Message) -> None:
@@ -179,7 +182,7 @@ def create_app(
 
     routes: list[BaseRoute] = list(api_routes(local))
     if local and settings.site_dir is not None:
-        routes.append(Mount("/", app=SiteFiles(Path(settings.site_dir)), name="site"))
+        routes.append(Mount("/", app=SiteFiles(Path(settings.site_dir), settings.frame_origins), name="site"))
 
     middleware: list[Middleware] = []
     if settings.cors_enabled and settings.allowed_origins:

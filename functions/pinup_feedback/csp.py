@@ -82,8 +82,13 @@ def script_hashes(html: str) -> list[str]:
     return list(seen)
 
 
-def policy(html: str | None = None, *, sandbox: bool = False) -> str:
+def policy(html: str | None = None, *, sandbox: bool = False, frames: tuple[str, ...] = ()) -> str:
     """The Content-Security-Policy for a response (`html`: the page, to hash its inline scripts;
-    `sandbox`: a variant's file, given the same sandbox as the board's frame: scripts, no origin)."""
+    `sandbox`: a variant's file, given the same sandbox as the board's frame: scripts, no origin;
+    `frames`: other origins the page may frame, such as `pinup review`'s proxy of a running app)."""
     scripts = ["'self'", *(script_hashes(html) if html else [])]
-    return "; ".join((f"script-src {' '.join(scripts)}", *BASE_POLICY, *(["sandbox allow-scripts"] if sandbox else [])))
+    base: tuple[str, ...] = BASE_POLICY
+    if frames:
+        extra = " ".join(frames)
+        base = tuple(f"{d} {extra}" if d in ("frame-src 'self'", "child-src 'self'") else d for d in base)
+    return "; ".join((f"script-src {' '.join(scripts)}", *base, *(["sandbox allow-scripts"] if sandbox else [])))

@@ -87,7 +87,8 @@ def item_specs(record: dict[str, Any]) -> list[ItemSpec]:
                 pin.get("variant"),
                 str(pin.get("note") or ""),
                 pin.get("severity"),
-                {k: pin.get(k) for k in ("box", "selector", "text", "html")},
+                {k: pin.get(k) for k in ("box", "selector", "text", "html")}
+                | {k: pin[k] for k in ("path", "viewport") if pin.get(k) is not None},
             )
         )
     for variant, text in (record.get("comments") or {}).items():

@@ -179,6 +179,15 @@ class Box(BaseModel):
         return self
 
 
+class Viewport(BaseModel):
+    """The reviewed page's window when the pin was placed (`pinup review`)."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    w: Annotated[int, Field(ge=1, le=100_000)]
+    h: Annotated[int, Field(ge=1, le=100_000)]
+
+
 class Pin(BaseModel):
     """A note pinned to one spot of one variant."""
 
@@ -197,6 +206,14 @@ class Pin(BaseModel):
     )
     html: Annotated[str, StringConstraints(max_length=MAX_PIN_HTML)] | None = Field(
         default=None, description="an excerpt of the element's HTML"
+    )
+    # `pinup review` pins on a running app: where the page was and how large its window (left out
+    # of the stored record when absent, so a board pin is stored as before)
+    path: Annotated[str, StringConstraints(max_length=MAX_SELECTOR, pattern=r"^/")] | None = Field(
+        default=None, description="a reviewed app's page: its path and query", exclude_if=lambda v: v is None
+    )
+    viewport: Viewport | None = Field(
+        default=None, description="a reviewed app's window size in CSS px", exclude_if=lambda v: v is None
     )
 
 

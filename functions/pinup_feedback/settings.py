@@ -46,6 +46,9 @@ class Settings(BaseModel):
         (), description="local: Host names served besides 127.0.0.1, localhost and [::1] (name or name:port; * = any)"
     )
     body_timeout: float = Field(10.0, gt=0, le=300, description="seconds a request body may take to arrive (408)")
+    frame_origins: tuple[str, ...] = Field(
+        (), description="local: origins the site's pages may frame besides their own (`pinup review`'s app proxy)"
+    )
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -201,6 +201,10 @@ def _item_lines(item: dict[str, Any]) -> list[str]:
     head = f"- #{int(item['n'])} {ident(item['kind'])}{where}{severity}"
     lines = [f"{head} ({status}, round {ident(item.get('round'))}): {quote(item['text'])}"]
     pin = item.get("pin") or {}
+    if pin.get("path"):
+        view = pin.get("viewport") or {}
+        size = f" in a {int(view.get('w') or 0)}x{int(view.get('h') or 0)} px window" if view else ""
+        lines.append(f"  - page: {quote(pin['path'])}{size}")
     if pin.get("selector"):
         lines.append(f"  - selector: {quote(pin['selector'])}")
     if pin.get("box"):

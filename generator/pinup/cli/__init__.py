@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "init": "pinup.cli.brands:init",
     "serve": "pinup.cli.serve:serve",
     "wait": "pinup.cli.serve:wait",
+    "review": "pinup.cli.review:review",
     "feedback": "pinup.cli:feedback_group",
     "results": "pinup.cli.hosted:results",
     "publish": "pinup.cli.hosted:publish",

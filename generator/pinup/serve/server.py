@@ -60,6 +60,7 @@ class ServeOptions:
     on_regenerate: Callable[[dict[str, Any], BoardStates], None] | None = None
     allow_hosts: tuple[str, ...] = ()  # Host names served besides the loopback ones (and a bound address)
     watch: bool = True  # rebuild after workspace edits and tell open pages
+    frame_origins: tuple[str, ...] = ()  # other origins the pages may frame (`pinup review`'s app proxy)
 
 
 def _utc_now() -> str:
@@ -189,6 +190,7 @@ class ServeSession:
                 *self.options.allow_hosts,
                 *([_url_host(self.options.host)] if self.options.host not in ("0.0.0.0", "::", "") else []),
             ),
+            frame_origins=self.options.frame_origins,
         )
         from pinup.output import build_info
         from pinup.serve.gate import BuildGate

@@ -1,6 +1,8 @@
 /* pinup variant agent: added to each HTML variant at build time so the board can pin elements
  * and apply token tweaks without opening the iframe sandbox. It only talks to window.parent,
- * only after the board's "init" message, and echoes the board's per-page nonce in every reply. */
+ * only after the board's "init" message, and echoes the board's per-page nonce in every reply.
+ * Served as `pinup review`'s overlay, PINUP_PARENT names the review page's origin: then it answers
+ * that origin only and takes messages only from it. */
 (function () {
   "use strict";
   if (window.__pinupAgent) { return; }
@@ -11,11 +13,13 @@
   var hover = null;
   var originals = {}; /* custom property -> its value before any tweak */
   var TEXT_MAX = 200, HTML_MAX = 800, SELECTOR_MAX = 1024;
+  var parentOrigin = typeof PINUP_PARENT === "string" ? PINUP_PARENT : "*";
 
   function post(msg) {
     msg.pinup = 1;
     msg.nonce = nonce;
-    window.parent.postMessage(msg, "*"); /* a sandboxed frame has no origin of its own to name */
+    msg.path = location.pathname + location.search;
+    window.parent.postMessage(msg, parentOrigin); /* a sandboxed board frame has no origin of its own to name */
   }
   function cssEscape(s) { return window.CSS && CSS.escape ? CSS.escape(s) : String(s).replace(/[^A-Za-z0-9_-]/g, "\\$&"); }
   function attrSel(name, value) { return "[" + name + '="' + String(value).replace(/["\\]/g, "\\$&") + '"]'; }
@@ -69,7 +73,10 @@
     post({ type: "picked", selector: selectorFor(el), text: text, html: html, rect: rectOf(el), view: view() });
   }
   function outline(el) {
-    if (hover) { hover.style.outline = hover.__pinupOutline || ""; }
+    if (hover) {
+      hover.style.outline = hover.__pinupOutline || "";
+      if (!hover.getAttribute("style")) { hover.removeAttribute("style"); } /* the excerpt shows the page's own markup */
+    }
     hover = el;
     if (el) { el.__pinupOutline = el.style.outline; el.style.outline = "3px solid #b3261e"; }
   }
@@ -110,7 +117,7 @@
   }
 
   window.addEventListener("message", function (ev) {
-    if (ev.source !== window.parent) { return; }
+    if (ev.source !== window.parent || (parentOrigin !== "*" && ev.origin !== parentOrigin)) { return; }
     var d = ev.data;
     if (!d || d.pinup !== 1 || typeof d.type !== "string") { return; }
     if (d.type === "init") {
@@ -136,6 +143,7 @@
     if (e.key === "Enter" && document.activeElement && document.activeElement !== document.body) {
       e.preventDefault();
       e.stopPropagation();
+      outline(null); /* the focus outline is the agent's, not the page's: keep it out of the excerpt */
       pick(document.activeElement);
     }
   }, true);
@@ -144,9 +152,10 @@
   window.addEventListener("resize", reportSoon);
   /* say "ready" until the board answers: the frame can finish loading before the board listens */
   var tries = 0;
+  var doc = Math.random().toString(36).slice(2); /* tells this page's "ready" from the next page's */
   function ready() {
     if (nonce !== null || tries++ > 40) { return; }
-    window.parent.postMessage({ pinup: 1, type: "ready" }, "*");
+    window.parent.postMessage({ pinup: 1, type: "ready", doc: doc }, parentOrigin);
     setTimeout(ready, 250);
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", ready); } else { ready(); }

@@ -2,7 +2,10 @@
  * HTML variants: the variant's agent script (added at build time) reports the clicked element's
  * selector, text, excerpt and position over postMessage; the sandbox stays closed. Messages are
  * accepted only from a variant frame's own window and only with this page's nonce.
- * Image variants: drag a box over the image. Every pin is also in a list, editable by keyboard. */
+ * Image variants: drag a box over the image. Every pin is also in a list, editable by keyboard.
+ * A live variant (`pinup review`: an http(s) frame on another origin) is answered on its origin
+ * only, its messages must come from that origin and have the expected shape, and its pins keep
+ * the page path and window size, so markers show on the page they were placed on. */
 (function () {
   "use strict";
   var B = window.pinupBoard;
@@ -15,6 +18,7 @@
   var views = {};      /* variant id -> {w, h} the frame's viewport */
   var editing = null;  /* {variant, pin (existing) | draft (new)} */
   var modeOn = null;   /* variant id in pin mode */
+  var paths = {};      /* live variant id -> the path its frame shows now */
   B.pinNonce = nonce;
 
   function frameOf(id) { return $('.frame-wrap[data-variant="' + esc(id) + '"] iframe'); }
@@ -25,12 +29,26 @@
     });
     return found;
   }
+  function liveOrigin(id) {
+    var f = frameOf(id);
+    var src = f && f.getAttribute("src");
+    if (!src) { return null; }
+    var u = new URL(src, location.href);
+    return /^https?:$/.test(u.protocol) && u.origin !== location.origin ? u.origin : null;
+  }
   function postTo(id, msg) {
     var f = frameOf(id);
     if (!f || !f.contentWindow) { return; }
     msg.pinup = 1;
     msg.nonce = nonce;
-    f.contentWindow.postMessage(msg, "*"); /* sandboxed frames have the opaque origin "null" */
+    f.contentWindow.postMessage(msg, liveOrigin(id) || "*"); /* sandboxed frames have the opaque origin "null" */
+  }
+  function num(v) { return typeof v === "number" && isFinite(v); }
+  function liveShape(d) {
+    var ok = typeof d.type === "string" && typeof d.path === "string" && d.path.charAt(0) === "/" && d.path.length <= 1024;
+    if (d.view) { ok = ok && num(d.view.w) && num(d.view.h); }
+    if (d.rect) { ok = ok && num(d.rect.x) && num(d.rect.y) && num(d.rect.w) && num(d.rect.h); }
+    return ok;
   }
   B.postToFrame = postTo;
   function clamp(v) { return Math.max(0, Math.min(1, v)); }
@@ -114,9 +132,12 @@
     var id = variantOfSource(ev.source);
     var d = ev.data;
     if (!id || !d || d.pinup !== 1) { return; }
+    var live = liveOrigin(id);
+    if (live && (ev.origin !== live || (d.type !== "ready" && !liveShape(d)))) { return; }
     if (d.type === "ready") { postTo(id, { type: "init", nonce: nonce }); return; }
     if (d.nonce !== nonce) { return; }
     if (d.view) { views[id] = d.view; }
+    if (live && paths[id] !== d.path) { paths[id] = d.path; watch(id); render(); }
     if (d.type === "hello") { sync(id); if (B.onFrameReady) { B.onFrameReady(id); } return; }
     if (d.type === "rects") {
       Object.keys(d.rects || {}).forEach(function (k) { rects[k] = d.rects[k]; });
@@ -130,7 +151,9 @@
         box: boxFrom(d.rect || {}, d.view || views[id] || { w: 1, h: 1 }),
         selector: typeof d.selector === "string" ? d.selector.slice(0, limits.pinSelector || 1024) : undefined,
         text: typeof d.text === "string" ? d.text.slice(0, limits.pinText || 200) : undefined,
-        html: typeof d.html === "string" ? d.html.slice(0, limits.pinHtml || 800) : undefined
+        html: typeof d.html === "string" ? d.html.slice(0, limits.pinHtml || 800) : undefined,
+        path: live ? d.path : undefined,
+        viewport: live && d.view ? { w: Math.max(1, Math.round(d.view.w)), h: Math.max(1, Math.round(d.view.h)) } : undefined
       }, d.text ? "\u201c" + d.text.slice(0, 60) + "\u201d" : "the chosen element");
     }
   });
@@ -145,16 +168,19 @@
     watch(id);
   }
   function watch(id) {
-    postTo(id, { type: "watch", pins: pins.filter(function (p) { return p.variant === id && p.selector; })
+    postTo(id, { type: "watch", pins: pins.filter(function (p) { return p.variant === id && p.selector && elsewhere(p) === false; })
       .map(function (p) { return { id: p.id, selector: p.selector }; }) });
   }
+
+  /* a live variant's pin placed on another page than the one its frame shows now */
+  function elsewhere(pin) { return !!(pin.path && paths[pin.variant] && pin.path !== paths[pin.variant]); }
 
   /* ---------- markers: on the element's current position, else on the stored box ---------- */
   function render() {
     $$(".pin-layer").forEach(function (layer) { layer.textContent = ""; });
     pins.forEach(function (pin) {
       var layer = $('.pin-layer[data-variant="' + esc(pin.variant) + '"]');
-      if (!layer) { return; }
+      if (!layer || elsewhere(pin)) { return; }
       var frame = B.frames[pin.variant] || { scale: 1, width: layer.clientWidth, height: layer.clientHeight };
       var r = rects[pin.id];
       var left, top;
@@ -195,6 +221,7 @@
         li.appendChild(el("span", pin.note, { "class": "pin-note-text" }));
         var where = pin.text ? "on \u201c" + pin.text.slice(0, 80) + "\u201d" : (pin.selector ? "on " + pin.selector : "on the whole variant");
         if (!pin.selector && B.cfg.kinds[id] === "image" && !(pin.box.w === 1 && pin.box.h === 1)) { where = "on a marked area"; }
+        if (pin.path) { where += " (page " + pin.path + ")"; }
         li.appendChild(el("span", where, { "class": "pin-where" }));
         var edit = el("button", "Edit", { type: "button", "class": "pin-edit", "aria-label": "Edit pin " + n });
         var remove = el("button", "Remove", { type: "button", "class": "pin-remove", "aria-label": "Remove pin " + n });
@@ -268,13 +295,15 @@
   $$(".pin-add-btn").forEach(function (btn) {
     btn.addEventListener("click", function () {
       var id = btn.getAttribute("data-variant");
-      openEditor(id, null, { box: { x: 0, y: 0, w: 1, h: 1 } });
+      var draft = { box: { x: 0, y: 0, w: 1, h: 1 } };
+      if (paths[id]) { draft.path = paths[id]; draft.viewport = views[id] ? { w: Math.max(1, Math.round(views[id].w)), h: Math.max(1, Math.round(views[id].h)) } : undefined; }
+      openEditor(id, null, draft);
     });
   });
 
   function clean(pin) {
     var out = { id: pin.id, variant: pin.variant, note: pin.note, severity: pin.severity, box: pin.box };
-    ["selector", "text", "html"].forEach(function (k) { if (pin[k]) { out[k] = pin[k]; } });
+    ["selector", "text", "html", "path", "viewport"].forEach(function (k) { if (pin[k]) { out[k] = pin[k]; } });
     return out;
   }
   B.parts.push({
