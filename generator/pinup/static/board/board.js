@@ -412,7 +412,7 @@
     state.sending = true;
     $("#submit-btn").disabled = true;
     $("#regen-btn").disabled = true;
-    send(body).then(function (reply) {
+    (B.beforeSend ? B.beforeSend(body) : Promise.resolve(body)).then(send).then(function (reply) {
       state.sending = false;
       var record = Object.assign({ id: reply.id }, body);
       var json = JSON.stringify(record, null, 2);
