@@ -142,9 +142,14 @@ def commands(board: str, store_args: list[str]) -> dict[str, str]:
 
 
 def build_handoff(
-    record: dict[str, Any], items: list[Any], info: BoardInfo, store_args: list[str] | None = None
+    record: dict[str, Any],
+    items: list[Any],
+    info: BoardInfo,
+    store_args: list[str] | None = None,
+    store: Any = None,
 ) -> dict[str, Any]:
-    """The hand-off as data (the JSON format; the Markdown is rendered from it)."""
+    """The hand-off as data (the JSON format; the Markdown is rendered from it). With `store`, each
+    item's attached images also say where they are (`path`)."""
     board = str(record.get("board"))
     pick = record.get("preferred")
     variant = None
@@ -170,11 +175,28 @@ def build_handoff(
         "comments": record.get("comments") or {},
         "overall": record.get("overall") or None,
         "regenerate": describe_action(record),
-        "items": [{**i.public(), "claimedBy": i.actor if i.status == "in_progress" else None} for i in still_open],
+        "items": [
+            located({**i.public(), "claimedBy": i.actor if i.status == "in_progress" else None}, board, store)
+            for i in still_open
+        ],
         "tweaks": tweaks,
         "nextStep": next_step(record, len(still_open)),
         "commands": commands(board, store_args or []),
     }
+
+
+def located(item: dict[str, Any], board: str, store: Any) -> dict[str, Any]:
+    """`item` with each attachment's `path`: relative to the working directory when it is below it."""
+    if not item.get("attachments") or store is None:
+        return item
+    cwd = Path.cwd()
+    shown = []
+    for a in item["attachments"]:
+        where = str(store.location_of(board, a["file"]))
+        if not where.startswith("s3://") and Path(where).is_relative_to(cwd):
+            where = Path(where).relative_to(cwd).as_posix()
+        shown.append({**a, "path": where})
+    return {**item, "attachments": shown}
 
 
 def _box(box: dict[str, Any]) -> str:
@@ -198,6 +220,8 @@ def _item_lines(item: dict[str, Any]) -> list[str]:
         lines.append(f"  - element text: {quote(pin['text'])}")
     if pin.get("html"):
         lines.append(f"  - excerpt: {quote(pin['html'])}")
+    for image in item.get("attachments") or []:
+        lines.append(f"  - image {quote(image['name'])}: {quote(image.get('path') or image['file'])}")
     if item.get("summary"):
         lines.append(f"  - last agent summary: {quote(item['summary'])}")
     return lines
