@@ -134,6 +134,15 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
                     "html": {"type": ["string", "null"]},
                 },
             },
+            "attachments": {
+                "type": "array",
+                "description": "present when the reviewer attached images to this point",
+                "items": {
+                    "type": "object",
+                    "required": ["name", "file"],
+                    "properties": {"name": {"type": "string"}, "file": {"type": "string"}},
+                },
+            },
             "status": {"enum": list(STATUSES)},
             "summary": {"type": ["string", "null"], "description": "the agent's summary of what it did"},
             "feedbackId": {"type": "string"},
@@ -224,6 +233,31 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
                     "429": _err("Rate limited; see Retry-After"),
                     "500": _err("The local store failed; nothing was stored"),
                     "503": _err("The remote store failed after retries; see Retry-After"),
+                },
+            }
+        },
+        "/api/attachments/{board}/{name}": {
+            "get": {
+                "summary": "An attached image (`file` of an item's attachments, without `attachments/`)",
+                "parameters": [
+                    {"name": "board", "in": "path", "required": True, "schema": {"type": "string"}},
+                    {
+                        "name": "name",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string", "pattern": "^[0-9a-f]{64}\\.(png|jpg|webp)$"},
+                    },
+                ],
+                "responses": {
+                    "200": {
+                        "description": "The image, as stored (without metadata); it never changes",
+                        "content": {
+                            mime: {"schema": {"type": "string", "contentMediaType": mime}}
+                            for mime in ("image/png", "image/jpeg", "image/webp")
+                        },
+                    },
+                    "404": _err("No such attachment"),
+                    "503": _err("The remote store is unavailable"),
                 },
             }
         },

@@ -90,6 +90,27 @@ async def post_attachment(request: Request) -> Response:
     )
 
 
+async def get_attachment(request: Request) -> Response:
+    """An attached image, for the next round's board: named by its content, so it never changes."""
+    from .records import ATTACHMENT_FILE, ATTACHMENT_TYPES
+    from .store.base import RecordNotFound, StoreUnavailable
+
+    ctx = ctx_of(request)
+    board, name = request.path_params["board"], request.path_params["name"]
+    file = f"attachments/{name}"
+    if not BOARD_SLUG.match(board) or not ATTACHMENT_FILE.match(file):
+        raise ApiError(404, "not_found", "no such attachment")
+    note(request, board=board)
+    try:
+        data = await ctx.offload(ctx.store.read_attachment, board, file)
+    except RecordNotFound:
+        raise ApiError(404, "not_found", "no such attachment") from None
+    except StoreUnavailable:
+        raise ApiError(503, "store_unavailable", "the feedback store is unavailable") from None
+    headers = {"Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff"}
+    return Response(data, media_type=ATTACHMENT_TYPES[name.rsplit(".", 1)[1]], headers=headers)
+
+
 # --- progress, events ----------------------------------------------------------------------
 def board_param(request: Request, *, site_default: bool = False) -> str:
     """The board a progress/events request names; `SITE` for site pages (`?site=1`, or no board
@@ -238,6 +259,7 @@ def api_routes(local: bool) -> list[BaseRoute]:
     api = [
         Route("/feedback", post_feedback, methods=["POST"]),
         Route("/attachments", post_attachment, methods=["POST"]),
+        Route("/attachments/{board}/{name}", get_attachment, methods=["GET"]),
         Route("/progress", get_progress, methods=["GET"]),
         Route("/events", get_events, methods=["GET"]),
         Route("/openapi.json", openapi, methods=["GET"]),

@@ -10,6 +10,7 @@ import json
 import pytest
 from attachment_images import has_metadata, noisy_png, photo
 from boards_helpers import Served
+from test_boards_e2e import next_round
 
 from pinup_feedback.attachments import MAX_BYTES
 
@@ -78,6 +79,18 @@ def test_picked_pasted_and_dropped_images_are_stored_bare(page, served: Served) 
     for a in record["attachments"]:
         stored = served.store / BOARD / a["file"]
         assert stored.is_file() and not has_metadata(stored.read_bytes())
+
+    # the next round's board shows each image with the earlier point it was attached to
+    next_round(served, 2)
+    page.goto(served.board_url(BOARD))
+    page.wait_for_selector("#earlier-items:not([hidden]) img.item-image")
+    page.wait_for_function(
+        "Array.from(document.querySelectorAll('img.item-image')).every(i => i.complete && i.naturalWidth === 64)"
+    )
+    images = page.locator("#earlier-list img.item-image")
+    assert images.count() == 3
+    pin_item = page.locator("#earlier-list li", has_text="The map needs a legend")
+    assert pin_item.locator("img").get_attribute("alt") == "Attached image legend.webp"
     assert errors == []
 
 

@@ -167,3 +167,26 @@ async def test_v1_and_v2_bodies_without_attachments_are_stored_as_before(make_cl
     records = stored(store_dir)
     assert len(records) == 2 and not any("attachments" in r for r in records)
     assert json.dumps(records).count("attachments") == 0
+
+
+async def test_an_attached_image_is_served_for_the_next_round_and_listed_with_its_item(
+    make_client, local_settings, store_dir
+):
+    client = make_client(local_settings)
+    answer = (await upload(client, photo(), "a.png")).json()
+    attachments = [{"name": "a.png", "file": answer["file"], "pin": "p1"}]
+    assert (await client.post("/api/feedback", json=v2(attachments=attachments))).status_code == 200
+    name = answer["file"].split("/", 1)[1]
+    r = await client.get(f"/api/attachments/hero/{name}")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/png"
+    assert r.content == (store_dir / "hero" / answer["file"]).read_bytes() and "immutable" in r.headers["cache-control"]
+    for bad in (
+        f"/api/attachments/hero/{'0' * 64}.png",
+        "/api/attachments/hero/x.png",
+        f"/api/attachments/nope/{name}",
+    ):
+        assert (await client.get(bad)).status_code == 404, bad
+    items = (await client.get("/api/items?board=hero")).json()["items"]
+    [pin_item] = [i for i in items if i["kind"] == "pin"]
+    assert pin_item["attachments"] == [{"name": "a.png", "file": answer["file"]}]
+    assert all("attachments" not in i for i in items if i["kind"] != "pin")
