@@ -12,9 +12,9 @@ names is. Here each upload is:
 - re-encoded by Pillow without its metadata (EXIF with its GPS position, XMP, comments), so
   nothing the camera wrote is stored;
 - named by the SHA-256 of the cleaned bytes: `attachments/<sha256>.<ext>` in the board's folder, a
-  create-only name that a retried submission finds already holding the same bytes.
+  create-only name that the same image, uploaded again, finds already holding its bytes.
 
-Pillow is imported only when a body carries attachments: the endpoint's start-up stays light.
+Pillow is imported only for an upload: the endpoint's start-up stays light.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any
 
 MAX_BYTES = 2 * 1024 * 1024
-MAX_ATTACHMENTS = 5
 #: MIME type -> (the extension stored, the extensions a name may have)
 TYPES: dict[str, tuple[str, tuple[str, ...]]] = {
     "image/png": ("png", (".png",)),
@@ -119,9 +118,9 @@ def clean(name: str, data: bytes, declared: str | None = None) -> CleanImage:
 
 
 def _reencode(image: Any, mime: str) -> bytes:
-    """The pixels alone, in the same format: no EXIF, XMP, ICC-less metadata or comments carried
-    over (Pillow writes only what it is given). The image's orientation is applied first, since
-    the EXIF tag that held it is dropped."""
+    """The pixels alone, in the same format: no EXIF, XMP, ICC profile, text chunks or comments
+    carried over (Pillow writes only what it is given). The image's orientation is applied first,
+    since the EXIF tag that held it is dropped."""
     from PIL import ImageOps
 
     upright = ImageOps.exif_transpose(image)
