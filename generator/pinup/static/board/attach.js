@@ -11,10 +11,11 @@
   var ACCEPT = "image/png,image/jpeg,image/webp";
   var items = []; /* {target: "variant:A" | "pin:<id>" | "overall", file: File, file_ref: answer.file once uploaded} */
 
-  function label(target) {
+  /* for the button's name: distinct from the comment's own label, which names its field */
+  function label(target, pinNumber) {
     if (target === "overall") { return "the overall note"; }
     var parts = target.split(":");
-    return parts[0] === "pin" ? "this pin" : "the comment on " + parts[1];
+    return parts[0] === "pin" ? "pin " + (pinNumber || "") : parts[1] + "\u2019s comment";
   }
   function listFor(target) { return $('.attach-list[data-target="' + esc(target) + '"]'); }
   function render(target) {
@@ -55,12 +56,12 @@
   function extension(type) { return { "image/jpeg": ".jpg", "image/webp": ".webp" }[type] || ".png"; }
 
   /* an "Attach image" button, its file input and its list after `anchor`; paste and drop on `zone` */
-  function control(target, anchor, zone) {
+  function control(target, anchor, zone, pinNumber) {
     var box = el("div", "", { "class": "attach", "data-target": target });
     var input = el("input", "", { type: "file", accept: ACCEPT, multiple: "", "class": "attach-input", hidden: "",
-      "data-target": target, "aria-label": "Attach an image to " + label(target) });
+      "data-target": target, tabindex: "-1" });
     var button = el("button", "Attach image", { type: "button", "class": "attach-btn", "data-target": target,
-      "aria-label": "Attach an image to " + label(target) });
+      "aria-label": "Attach image to " + label(target, pinNumber) });
     button.addEventListener("click", function () { input.click(); });
     input.addEventListener("change", function () { add(target, input.files); input.value = ""; });
     box.appendChild(button);
@@ -89,7 +90,7 @@
   B.pinControls = function (li, pin) {
     var anchor = el("span", "", { "class": "attach-anchor" });
     li.appendChild(anchor);
-    control("pin:" + pin.id, anchor, li);
+    control("pin:" + pin.id, anchor, li, li.getAttribute("value"));
     render("pin:" + pin.id);
   };
 
