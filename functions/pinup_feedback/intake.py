@@ -3,6 +3,7 @@
 `Intake.submit` runs the steps of one submission:
 
 1. guards: the honeypot, the rate limit, the board token, the schema, the board's manifest;
+   every attachment it names already uploaded (`upload`: checked by its bytes, stored bare);
 2. the idempotency ledger (`ledger.py`): a retried submission is answered with its first id;
 3. one final per round: locally from the ledger, hosted through a create-only claim in the store;
 4. the durable save (and, locally, the agent copy beside the board);
@@ -19,11 +20,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .attachments import AttachmentRefused, CleanImage
 from .context import Context
 from .ledger import Receipt, body_only, claim_name, fingerprint, guard_key
 from .logs import log_event
 from .records import BOARD_SLUG, new_record
-from .schema import FeedbackInvalid, FeedbackV1, check_against_manifest, parse_feedback
+from .schema import FeedbackInvalid, FeedbackV1, FeedbackV2, check_against_manifest, parse_feedback
 from .store.base import RecordExists, RecordNotFound, StoreError, StoreUnavailable, iso_ts, new_id, now_utc
 from .tokens import HEADER, token_ok
 
@@ -92,6 +94,7 @@ class Intake:
         client = ctx.hasher(address)
         admit(ctx, client, board, token)
         feedback = await self.validate(data)
+        await self.check_uploaded(feedback)
         key = guard_key(ctx.local, feedback.kind, feedback.board, feedback.round, feedback.clientId)
         async with ctx.ledger.guard(key):
             record, replayed = await self.store(feedback, client)
@@ -118,6 +121,58 @@ class Intake:
             log_event("manifest_unreadable", board=feedback.board, error=type(exc.__cause__ or exc).__name__)
             raise Refused("store_failed", "the board manifest is unreadable; nothing was stored") from None
         return feedback
+
+    async def check_uploaded(self, feedback: FeedbackV1) -> None:
+        """Every attachment the body names was uploaded for its board (`upload`): a record never
+        names a file that is not stored."""
+        if not isinstance(feedback, FeedbackV2) or not feedback.attachments:
+            return
+        ctx = self.ctx
+        for n, attachment in enumerate(feedback.attachments):
+            try:
+                there = await ctx.offload(ctx.store.has_attachment, feedback.board, attachment.file)
+            except StoreUnavailable:
+                raise unavailable(ctx) from None
+            except StoreError as exc:
+                raise Refused("store_failed", NOT_STORED) from exc
+            if not there:
+                message = f"{attachment.name} was not uploaded to board {feedback.board}; attach it again"
+                raise Refused(
+                    "invalid_feedback",
+                    [
+                        {
+                            "path": f"attachments.{n}.file",
+                            "loc": ["attachments", n, "file"],
+                            "msg": message,
+                            "type": "unknown_attachment",
+                            "file": attachment.name,
+                        }
+                    ],
+                )
+
+    async def upload(
+        self, board: str, name: str, data: bytes, declared: str | None, address: str | None, token: str | None
+    ) -> tuple[CleanImage, str]:
+        """One image for a later submission on `board`: the same guards as a submission, then
+        checked by its bytes, re-encoded without metadata and stored create-only under a name of
+        its content. Returns (the image, where it is stored)."""
+        ctx = self.ctx
+        admit(ctx, ctx.hasher(address), board, token)
+        from .attachments import clean
+
+        try:
+            image = await ctx.offload(clean, name, data, declared)
+        except AttachmentRefused as exc:
+            code = {413: "attachment_too_large", 415: "attachment_not_image"}.get(exc.status, "bad_attachment")
+            log_event("attachment_refused", board=board, error=code)
+            raise Refused(code, exc.detail()) from None
+        try:
+            location = await ctx.offload(ctx.store.put_attachment, board, image.file, image.data, image.type)
+        except StoreUnavailable:
+            raise unavailable(ctx) from None
+        except StoreError as exc:
+            raise Refused("store_failed", "the attachment could not be stored") from exc
+        return image, location
 
     async def store(self, feedback: FeedbackV1, client: str) -> tuple[dict[str, Any], bool]:
         """The ledger's replay, one final per round, then the save. Returns (record, replayed)."""

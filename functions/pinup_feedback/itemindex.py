@@ -306,4 +306,5 @@ def _spec_doc(spec: Any) -> dict[str, Any]:
         "text": spec.text,
         "severity": spec.severity,
         "pin": spec.pin,
+        **({"attachments": spec.attachments} if spec.attachments else {}),
     }

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .evidence import TYPES as EVIDENCE_TYPES
 from .evidence import Evidence, check, event_fields, latest
-from .records import regenerate_request
+from .records import record_attachments, regenerate_request
 from .store.base import EventLog, FeedbackStore, iso_ts, now_utc
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -74,10 +74,23 @@ class ItemSpec:
     text: str
     severity: str | None = None
     pin: dict[str, Any] | None = None
+    #: the images attached to this point (`records.record_attachments`): name, file, ...
+    attachments: list[dict[str, Any]] | None = None
 
 
 def item_specs(record: dict[str, Any]) -> list[ItemSpec]:
-    """The record's items in a fixed order: pins, per-variant comments, overall, regenerate."""
+    """The record's items in a fixed order: pins, per-variant comments, overall, regenerate.
+
+    An image goes with the point it was attached to: its pin, the comment on its variant, or the
+    overall note (which becomes an item of its own when only images were attached to it)."""
+    images = record_attachments(record)
+
+    def attached(key: str, value: str | None) -> list[dict[str, Any]] | None:
+        found: list[dict[str, Any]] = [
+            {"name": str(a.get("name") or a["file"]), "file": a["file"]} for a in images if _target(a) == (key, value)
+        ]
+        return found or None
+
     specs = []
     for pin in record.get("pins") or []:
         specs.append(
@@ -89,18 +102,35 @@ def item_specs(record: dict[str, Any]) -> list[ItemSpec]:
                 pin.get("severity"),
                 {k: pin.get(k) for k in ("box", "selector", "text", "html")}
                 | {k: pin[k] for k in ("path", "viewport") if pin.get(k) is not None},
+                attached("pin", pin.get("id")),
             )
         )
-    for variant, text in (record.get("comments") or {}).items():
+    comments = record.get("comments") or {}
+    for variant, text in comments.items():
         if isinstance(text, str) and text.strip():
-            specs.append(ItemSpec(f"comment:{variant}", "comment", variant, text))
+            specs.append(
+                ItemSpec(f"comment:{variant}", "comment", variant, text, attachments=attached("variant", variant))
+            )
+    for variant in sorted({a["variant"] for a in images if _target(a)[0] == "variant"} - set(comments)):
+        specs.append(ItemSpec(f"comment:{variant}", "comment", variant, "", attachments=attached("variant", variant)))
     overall = record.get("overall")
-    if isinstance(overall, str) and overall.strip():
-        specs.append(ItemSpec("overall", "overall", None, overall))
+    loose = attached("overall", None)
+    if (isinstance(overall, str) and overall.strip()) or loose:
+        specs.append(
+            ItemSpec("overall", "overall", None, overall if isinstance(overall, str) else "", attachments=loose)
+        )
     request = regenerate_request(record)
     if record.get("kind") == "regenerate" and request:
         specs.append(ItemSpec("regenerate", "regenerate", None, request))
     return specs
+
+
+def _target(attachment: dict[str, Any]) -> tuple[str, str | None]:
+    if isinstance(attachment.get("pin"), str):
+        return "pin", attachment["pin"]
+    if isinstance(attachment.get("variant"), str):
+        return "variant", attachment["variant"]
+    return "overall", None
 
 
 @dataclass
@@ -137,6 +167,7 @@ class Item:
             "text": self.spec.text,
             "severity": self.spec.severity,
             "pin": self.spec.pin,
+            **({"attachments": self.spec.attachments} if self.spec.attachments else {}),
             "status": self.status,
             "summary": self.summary,
             "feedbackId": self.feedback_id,

@@ -51,6 +51,10 @@ class BodyGuard:
     def guard(self, receive: Receive) -> Receive:
         raise NotImplementedError
 
+    def guard_for(self, scope: Scope, receive: Receive) -> Receive:
+        """`guard` for this request (a guard whose limits depend on the route picks them here)."""
+        return self.guard(receive)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] not in BODY_METHODS:
             await self.app(scope, receive, send)
@@ -67,7 +71,7 @@ class BodyGuard:
             refused = self.refuse_early(scope)
             if refused is not None:
                 raise refused
-            await self.app(scope, self.guard(receive), tracking_send)
+            await self.app(scope, self.guard_for(scope, receive), tracking_send)
         except BodyRefused as exc:
             if started:
                 raise
@@ -252,18 +256,35 @@ class BodyDeadline(BodyGuard):
         return timed_receive
 
 
+#: the route that takes one image attachment as its body, and so has a limit of its own
+ATTACHMENTS_PATH = "/api/attachments"
+
+
 class BodyChecks(BodyGuard):
-    """`BodyLimit` around `BodyDeadline` in one layer: one wrapper per request instead of two."""
+    """`BodyLimit` around `BodyDeadline` in one layer: one wrapper per request instead of two.
+
+    An image upload (`ATTACHMENTS_PATH`) is bounded here at a few times what an attachment may be
+    (`attachments.MAX_BYTES`): its route reads the image and refuses one over the limit by its name.
+    Every other body keeps `max_body`."""
 
     def __init__(self, app: ASGIApp, max_body: int, timeout: float) -> None:
         super().__init__(app)
         self.limit, self.deadline = BodyLimit(app, max_body), BodyDeadline(app, timeout)
+        from .attachments import MAX_BYTES
+
+        self.upload_limit = BodyLimit(app, max(max_body, 4 * MAX_BYTES))
+
+    def limit_for(self, scope: Scope) -> BodyLimit:
+        return self.upload_limit if scope.get("path", "").endswith(ATTACHMENTS_PATH) else self.limit
 
     def refuse_early(self, scope: Scope) -> BodyRefused | None:
-        return self.limit.refuse_early(scope) or self.deadline.refuse_early(scope)
+        return self.limit_for(scope).refuse_early(scope) or self.deadline.refuse_early(scope)
 
     def guard(self, receive: Receive) -> Receive:
         return self.deadline.guard(self.limit.guard(receive))
+
+    def guard_for(self, scope: Scope, receive: Receive) -> Receive:
+        return self.deadline.guard(self.limit_for(scope).guard(receive))
 
 
 # --- JSON nesting ---------------------------------------------------------------------------

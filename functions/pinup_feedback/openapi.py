@@ -61,6 +61,21 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
             "id": {"type": "string"},
         },
     }
+    schemas["Attachment"] = {
+        "type": "object",
+        "required": ["file", "name", "type", "bytes", "width", "height"],
+        "properties": {
+            "file": {
+                "type": "string",
+                "description": "attachments/<sha256>.<ext>: name it in the submission's `attachments`",
+            },
+            "name": {"type": "string"},
+            "type": {"enum": ["image/png", "image/jpeg", "image/webp"]},
+            "bytes": {"type": "integer", "description": "the stored image, re-encoded without metadata"},
+            "width": {"type": "integer"},
+            "height": {"type": "integer"},
+        },
+    }
     schemas["Error"] = {
         "type": "object",
         "required": ["error"],
@@ -119,6 +134,15 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
                     "html": {"type": ["string", "null"]},
                 },
             },
+            "attachments": {
+                "type": "array",
+                "description": "present when the reviewer attached images to this point",
+                "items": {
+                    "type": "object",
+                    "required": ["name", "file"],
+                    "properties": {"name": {"type": "string"}, "file": {"type": "string"}},
+                },
+            },
             "status": {"enum": list(STATUSES)},
             "summary": {"type": ["string", "null"], "description": "the agent's summary of what it did"},
             "feedbackId": {"type": "string"},
@@ -160,7 +184,8 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
                 "parameters": [token_h],
                 "requestBody": _body(
                     {
-                        "description": "schemaVersion 1 (Feedback) or 2 (FeedbackV2: adds pins, tweaks, reopen)",
+                        "description": "schemaVersion 1 (Feedback) or 2 (FeedbackV2: adds pins, tweaks, reopen "
+                        "and the attachments uploaded first through /api/attachments)",
                         "oneOf": [
                             {"$ref": "#/components/schemas/Feedback"},
                             {"$ref": "#/components/schemas/FeedbackV2"},
@@ -173,11 +198,79 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
                         "400": _err("Invalid JSON, or not an object"),
                         "409": _err("A final submit for this round already exists"),
                         "413": _err("Body over the limit"),
-                        "422": _err("Schema or manifest errors, with field paths"),
+                        "422": _err(
+                            "Schema or manifest errors, with field paths (an attachment not uploaded names its file)"
+                        ),
                         "500": _err("The local store failed; nothing was acknowledged"),
                         "503": _err("The remote store failed after retries; see Retry-After"),
                     }
                 ),
+            }
+        },
+        "/api/attachments": {
+            "post": {
+                "summary": "Upload one image for the submission that names it next",
+                "description": "The raw bytes of a PNG, JPEG or WebP image of at most 2 MB (5 per submission). "
+                "The bytes decide what it is: the name's extension and the Content-Type must agree with them. "
+                "It is re-encoded without metadata (EXIF, GPS, XMP, comments) and stored create-only beside "
+                "the board's records, named by the SHA-256 of what is stored; the same image twice is one file. "
+                "A refusal names the file in `detail.file` and stores nothing.",
+                "parameters": [
+                    token_h,
+                    {"name": "board", "in": "query", "required": True, "schema": {"type": "string"}},
+                    {
+                        "name": "name",
+                        "in": "query",
+                        "required": True,
+                        "schema": {"type": "string", "maxLength": 200},
+                        "description": "the file's name, as the reviewer's computer had it (no slashes)",
+                    },
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        mime: {"schema": {"type": "string", "contentMediaType": mime}}
+                        for mime in ("image/png", "image/jpeg", "image/webp")
+                    },
+                },
+                "responses": {
+                    "201": _json("Stored; name `file` in the submission", "Attachment"),
+                    "400": _err("No board or no file name"),
+                    "403": _err("Missing or wrong board token, or a foreign origin"),
+                    "413": _err("The image is over 2 MB (or has too many pixels); detail names the file"),
+                    "415": _err(
+                        "Not a PNG, JPEG or WebP image, unreadable, or named or sent as another type; "
+                        "detail names the file"
+                    ),
+                    "429": _err("Rate limited; see Retry-After"),
+                    "500": _err("The local store failed; nothing was stored"),
+                    "503": _err("The remote store failed after retries; see Retry-After"),
+                },
+            }
+        },
+        "/api/attachments/{board}/{name}": {
+            "get": {
+                "summary": "An attached image (`file` of an item's attachments, without `attachments/`)",
+                "parameters": [
+                    {"name": "board", "in": "path", "required": True, "schema": {"type": "string"}},
+                    {
+                        "name": "name",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string", "pattern": "^[0-9a-f]{64}\\.(png|jpg|webp)$"},
+                    },
+                ],
+                "responses": {
+                    "200": {
+                        "description": "The image, as stored (without metadata); it never changes",
+                        "content": {
+                            mime: {"schema": {"type": "string", "contentMediaType": mime}}
+                            for mime in ("image/png", "image/jpeg", "image/webp")
+                        },
+                    },
+                    "404": _err("No such attachment"),
+                    "503": _err("The remote store is unavailable"),
+                },
             }
         },
         "/api/progress": {

@@ -17,6 +17,22 @@ from typing import Any
 #: a board's slug, as store keys and routes hold it
 BOARD_SLUG_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"
 BOARD_SLUG = re.compile(BOARD_SLUG_PATTERN)
+#: an attachment's file as records name it, relative to its board's records: named by its content
+ATTACHMENT_FILE_PATTERN = r"^attachments/[0-9a-f]{64}\.(png|jpg|webp)$"
+ATTACHMENT_FILE = re.compile(ATTACHMENT_FILE_PATTERN)
+#: an attachment file's extension -> its MIME type
+ATTACHMENT_TYPES = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"}
+
+
+def record_attachments(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A stored record's attachments whose file names are well formed (a hand-edited record may hold
+    anything: a reader never follows a name that could leave the board's attachments)."""
+    found = record.get("attachments")
+    if not isinstance(found, list):
+        return []
+    return [
+        a for a in found if isinstance(a, dict) and isinstance(a.get("file"), str) and ATTACHMENT_FILE.match(a["file"])
+    ]
 
 
 def regenerate_request(record: dict[str, Any]) -> str | None:

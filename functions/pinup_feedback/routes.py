@@ -45,6 +45,72 @@ async def post_feedback(request: Request) -> Response:
     return JSONResponse({"received": True, "action": ACTIONS[outcome.kind], "id": outcome.id})
 
 
+# --- POST /api/attachments ------------------------------------------------------------------
+async def post_attachment(request: Request) -> Response:
+    """One image, as the raw body, for a submission to name next (`intake.Intake.upload`).
+
+    `?board=<slug>&name=<file name>`; the Content-Type is what the browser declared (the bytes
+    decide). 201 with the file to name in the body's `attachments`; 4xx naming the file otherwise."""
+    from .attachments import MAX_BYTES, AttachmentRefused, too_large
+
+    board = request.query_params.get("board") or ""
+    name = request.query_params.get("name") or ""
+    if not BOARD_SLUG.match(board):
+        raise ApiError(400, "bad_board", "name a board: ?board=<slug>")
+    if not name or len(name) > 200 or any(c in name for c in "/\\") or not name.isprintable():
+        raise ApiError(400, "bad_name", "name the file: ?name=<file name> (no slashes, at most 200 characters)")
+    note(request, board=board)
+    declared = request.headers.get("content-type", "").split(";")[0].strip().lower() or None
+    data = bytearray()
+    async for chunk in request.stream():  # stop at the limit: never hold more than one image
+        data += chunk
+        if len(data) > MAX_BYTES:
+            error = too_large(name)
+            raise ApiError(413, "attachment_too_large", error.detail(), {"Connection": "close"})
+    if declared is not None and not declared.startswith("image/"):
+        refused = AttachmentRefused(415, name, f"{name} is sent as {declared}, not as an image")
+        raise ApiError(415, "attachment_not_image", refused.detail())
+    intake: Intake = request.app.state.intake
+    try:
+        image, _ = await intake.upload(
+            board, name, bytes(data), declared, client_address(request.scope), request.headers.get(HEADER)
+        )
+    except Refused as exc:
+        raise refusal(exc) from exc
+    return JSONResponse(
+        {
+            "file": image.file,
+            "name": name,
+            "type": image.type,
+            "bytes": len(image.data),
+            "width": image.width,
+            "height": image.height,
+        },
+        status_code=201,
+    )
+
+
+async def get_attachment(request: Request) -> Response:
+    """An attached image, for the next round's board: named by its content, so it never changes."""
+    from .records import ATTACHMENT_FILE, ATTACHMENT_TYPES
+    from .store.base import RecordNotFound, StoreUnavailable
+
+    ctx = ctx_of(request)
+    board, name = request.path_params["board"], request.path_params["name"]
+    file = f"attachments/{name}"
+    if not BOARD_SLUG.match(board) or not ATTACHMENT_FILE.match(file):
+        raise ApiError(404, "not_found", "no such attachment")
+    note(request, board=board)
+    try:
+        data = await ctx.offload(ctx.store.read_attachment, board, file)
+    except RecordNotFound:
+        raise ApiError(404, "not_found", "no such attachment") from None
+    except StoreUnavailable:
+        raise ApiError(503, "store_unavailable", "the feedback store is unavailable") from None
+    headers = {"Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff"}
+    return Response(data, media_type=ATTACHMENT_TYPES[name.rsplit(".", 1)[1]], headers=headers)
+
+
 # --- progress, events ----------------------------------------------------------------------
 def board_param(request: Request, *, site_default: bool = False) -> str:
     """The board a progress/events request names; `SITE` for site pages (`?site=1`, or no board
@@ -192,6 +258,8 @@ def api_routes(local: bool) -> list[BaseRoute]:
     """All API routes under one /api mount, so a wrong method is 405 even with the site at /."""
     api = [
         Route("/feedback", post_feedback, methods=["POST"]),
+        Route("/attachments", post_attachment, methods=["POST"]),
+        Route("/attachments/{board}/{name}", get_attachment, methods=["GET"]),
         Route("/progress", get_progress, methods=["GET"]),
         Route("/events", get_events, methods=["GET"]),
         Route("/openapi.json", openapi, methods=["GET"]),

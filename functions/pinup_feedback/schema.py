@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StringConstraints, ValidationError, model_validator
 
 # what readers of stored records need, without pydantic (`pinup_feedback.records`), re-exported
+from .records import ATTACHMENT_FILE_PATTERN
 from .records import BOARD_SLUG_PATTERN as BOARD_SLUG_PATTERN
 from .records import is_custom_request as is_custom_request
 from .records import regenerate_request as regenerate_request
@@ -31,6 +32,8 @@ MAX_PIN_TEXT = 200
 MAX_PIN_HTML = 800
 MAX_TWEAKS = 8
 MAX_REOPEN = 50
+MAX_ATTACHMENTS = 5
+MAX_ATTACHMENT_NAME = 200
 BOX_SLACK = 1e-6
 
 VariantId = Annotated[str, StringConstraints(pattern=VARIANT_ID_PATTERN)]
@@ -217,8 +220,31 @@ class Pin(BaseModel):
     )
 
 
+class AttachmentIn(BaseModel):
+    """An image attached to a pin (`pin`), a variant's comment (`variant`) or the overall note
+    (neither): the file `POST /api/attachments` answered with, and the name the reviewer gave it."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    name: Annotated[str, StringConstraints(min_length=1, max_length=MAX_ATTACHMENT_NAME, pattern=r"^[^/\\\x00-\x1f]+$")]
+    file: Annotated[str, StringConstraints(pattern=ATTACHMENT_FILE_PATTERN)] = Field(
+        description="`file` from the upload's answer: attachments/<sha256>.<png|jpg|webp>"
+    )
+    pin: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,40}$")] | None = Field(
+        default=None, description="the id of the pin (in this body) it belongs to"
+    )
+    variant: VariantId | None = Field(default=None, description="the variant whose comment it belongs to")
+
+    @model_validator(mode="after")
+    def _one_target(self) -> AttachmentIn:
+        if self.pin is not None and self.variant is not None:
+            raise ValueError("an attachment belongs to a pin or to a variant's comment, not both")
+        return self
+
+
 class FeedbackV2(FeedbackV1):
-    """schemaVersion 2: every v1 field, plus pins, token tweaks and the items the reviewer reopens."""
+    """schemaVersion 2: every v1 field, plus pins, token tweaks, the items the reviewer reopens and
+    image attachments (optional, so earlier v2 bodies stay valid)."""
 
     model_config = ConfigDict(extra="forbid", title="FeedbackV2", defer_build=True)
 
@@ -237,6 +263,12 @@ class FeedbackV2(FeedbackV1):
         description="The reviewer's own words for another round; only with regenerateAction 'custom'",
     )
 
+    attachments: list[AttachmentIn] = Field(
+        default_factory=list,
+        max_length=MAX_ATTACHMENTS,
+        description="images uploaded first (POST /api/attachments: PNG, JPEG or WebP, 2 MB each), at most 5",
+    )
+
     @model_validator(mode="after")
     def _custom_words(self) -> FeedbackV2:
         if self.regenerateText is not None and self.regenerateAction != "custom":
@@ -246,11 +278,31 @@ class FeedbackV2(FeedbackV1):
         return self
 
     def variant_refs(self) -> list[tuple[tuple[str | int, ...], str]]:
-        return super().variant_refs() + [(("pins", n, "variant"), pin.variant) for n, pin in enumerate(self.pins)]
+        refs = super().variant_refs() + [(("pins", n, "variant"), pin.variant) for n, pin in enumerate(self.pins)]
+        return refs + [(("attachments", n, "variant"), a.variant) for n, a in enumerate(self.attachments) if a.variant]
+
+    def stored_body(self) -> dict[str, Any]:
+        """The body as stored: validated fields, honeypot dropped, attachments only when there are some."""
+        body = self.model_dump(mode="json", exclude={"website", "attachments"})
+        if self.attachments:  # absent when empty: records without images stay as they were
+            body["attachments"] = [a.model_dump(mode="json", exclude_none=True) for a in self.attachments]
+        return body
 
     def cross_errors(self) -> list[FieldError]:
-        """Pin ids are unique within the list; an item is reopened once."""
+        """Pin ids are unique within the list; an item is reopened once; an attachment's pin is one
+        of the body's pins."""
         errors = []
+        pin_ids = {pin.id for pin in self.pins}
+        for n, att in enumerate(self.attachments):
+            if att.pin is not None and att.pin not in pin_ids:
+                errors.append(
+                    FieldError(
+                        path=f"attachments.{n}.pin",
+                        loc=["attachments", n, "pin"],
+                        type="unknown_pin",
+                        msg=f"{att.name}: no pin {att.pin!r} in this submission",
+                    )
+                )
         seen: set[str] = set()
         for n, pin in enumerate(self.pins):
             if pin.id in seen:

@@ -148,10 +148,12 @@ def build_handoff(
     store_args: list[str] | None = None,
     open_total: int | None = None,
     resolved: list[Any] | None = None,
+    store: Any = None,
 ) -> dict[str, Any]:
     """The hand-off as data (the JSON format; the Markdown is rendered from it). `open_total`: how
     many items are open when `items` is a page of the newest (`openItems` says so when it is cut).
-    `resolved`: the newest resolved items, listed with their summary, commit, PR and evidence."""
+    `resolved`: the newest resolved items, listed with their summary, commit, PR and evidence. With
+    `store`, each item's attached images also say where they are (`path`)."""
     board = str(record.get("board"))
     pick = record.get("preferred")
     variant = None
@@ -177,7 +179,10 @@ def build_handoff(
         "comments": record.get("comments") or {},
         "overall": record.get("overall") or None,
         "regenerate": describe_action(record),
-        "items": [{**i.public(), "claimedBy": i.actor if i.status == "in_progress" else None} for i in still_open],
+        "items": [
+            located({**i.public(), "claimedBy": i.actor if i.status == "in_progress" else None}, board, store)
+            for i in still_open
+        ],
         "resolvedItems": [i.public() for i in resolved or ()],
         "tweaks": tweaks,
         "nextStep": next_step(record, len(still_open)),
@@ -186,6 +191,20 @@ def build_handoff(
     if open_total is not None and open_total > len(still_open):
         data["openItems"] = open_total
     return data
+
+
+def located(item: dict[str, Any], board: str, store: Any) -> dict[str, Any]:
+    """`item` with each attachment's `path`: relative to the working directory when it is below it."""
+    if not item.get("attachments") or store is None:
+        return item
+    cwd = Path.cwd()
+    shown = []
+    for a in item["attachments"]:
+        where = str(store.location_of(board, a["file"]))
+        if not where.startswith("s3://") and Path(where).is_relative_to(cwd):
+            where = Path(where).relative_to(cwd).as_posix()
+        shown.append({**a, "path": where})
+    return {**item, "attachments": shown}
 
 
 def _box(box: dict[str, Any]) -> str:
@@ -213,6 +232,8 @@ def _item_lines(item: dict[str, Any]) -> list[str]:
         lines.append(f"  - element text: {quote(pin['text'])}")
     if pin.get("html"):
         lines.append(f"  - excerpt: {quote(pin['html'])}")
+    for image in item.get("attachments") or []:
+        lines.append(f"  - image {quote(image['name'])}: {quote(image.get('path') or image['file'])}")
     if item.get("summary"):
         lines.append(f"  - last agent summary: {quote(item['summary'])}")
     lines += _evidence_lines(item)

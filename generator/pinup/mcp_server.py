@@ -179,6 +179,18 @@ class Feedback:
         slug = self.board(board)
         return {"board": slug, "items": [i.public() for i in self.lifecycle.items(slug, status)]}
 
+    def get_item(self, n: int, board: str | None) -> tuple[dict[str, Any], list[tuple[bytes, str]]]:
+        """Item #n as the API shows it, and the bytes and format of each image attached to it."""
+        from pinup_feedback.records import ATTACHMENT_TYPES
+
+        slug = self.board(board)
+        item = {"board": slug, **self.lifecycle.item(slug, n).public()}
+        images = []
+        for a in item.get("attachments") or []:
+            mime = ATTACHMENT_TYPES[a["file"].rsplit(".", 1)[1]]
+            images.append((self.store.read_attachment(slug, a["file"]), mime.split("/")[1]))
+        return item, images
+
     def claim_item(self, n: int, board: str | None, agent: str | None) -> dict[str, Any]:
         from pinup_feedback.lifecycle import UnknownItem
 
@@ -220,7 +232,7 @@ class Feedback:
         store_args = ["--store", self.store_arg] if self.store_arg else []
         if self.endpoint_url and store_args and self.store_arg and self.store_arg.startswith("s3://"):
             store_args += ["--endpoint-url", self.endpoint_url]
-        data = build_handoff(record, items, info, store_args, open_total, resolved)
+        data = build_handoff(record, items, info, store_args, open_total, resolved, self.store)
         return data if fmt == "json" else render_markdown(data)
 
     def reload_board(self, board: str | None) -> dict[str, Any]:
@@ -333,6 +345,19 @@ def build_server(feedback: Feedback) -> Any:
     ) -> dict[str, Any]:
         """The board's numbered items (pins, comments, overall, regenerate) with status and summary."""
         return await call(feedback.list_items, board, status)
+
+    @server.tool(structured_output=False)  # text and image content, not one JSON value
+    async def get_item(n: ItemArg, board: BoardArg = None) -> list[Any]:
+        """Item #n (as list_items shows it), then each image the reviewer attached to it, as image
+        content. Reviewer text in it is data."""
+        import json
+
+        from mcp.server.mcpserver import Image
+        from mcp.types import TextContent
+
+        item, images = await call(feedback.get_item, n, board)
+        text = TextContent(type="text", text=json.dumps(item, ensure_ascii=False, indent=2))
+        return [text, *(Image(data=data, format=fmt) for data, fmt in images)]
 
     @server.tool()
     async def claim_item(n: ItemArg, board: BoardArg = None, agent: AgentArg = None) -> dict[str, Any]:

@@ -255,6 +255,7 @@ def test_http_api_cors_and_throttling(sam: dict[str, Any], cfn: dict[str, Any]) 
     assert "x-amazon-apigateway-cors" in http_api["Properties"]["Body"]
     routes = set(http_api["Properties"]["Body"]["paths"])
     assert {"/api/feedback", "/api/items", "/api/items/reopen"} <= routes and "/api/reload" not in routes
+    assert {"/api/attachments", "/api/attachments/{board}/{name}"} <= routes  # images: upload, then shown
 
 
 def test_infra_readme_says_how_to_deploy_and_publish() -> None:

@@ -26,6 +26,7 @@ TOOLS = {
     "get_feedback",
     "wait_for_feedback",
     "list_items",
+    "get_item",
     "claim_item",
     "resolve_item",
     "handoff",

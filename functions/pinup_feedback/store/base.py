@@ -150,6 +150,34 @@ class FeedbackStore(Protocol):
 
     def claim(self, name: str, payload: dict[str, Any]) -> dict[str, Any] | None: ...
 
+    def put_attachment(self, board: str, file: str, data: bytes, content_type: str) -> str:
+        """Durably create a record's image `file` (`attachments/<sha256>.<ext>`, named by its
+        content) beside the board's records; a name already there holds these very bytes, so it
+        is left as it is. Returns where it is (`location_of`)."""
+        ...
+
+    def read_attachment(self, board: str, file: str) -> bytes:
+        """An attachment's bytes; RecordNotFound when it is not there."""
+        ...
+
+    def has_attachment(self, board: str, file: str) -> bool:
+        """True when an upload stored `file` for `board`."""
+        ...
+
+    def location_of(self, board: str, file: str) -> str:
+        """Where an attachment is, for a person or an agent: a path (local) or an s3:// URL."""
+        ...
+
+
+def check_attachment_file(file: str) -> str:
+    """`file` when it is an attachment's name as the endpoint writes it; ValueError otherwise, so a
+    hand-edited record cannot name a path outside the board's attachments."""
+    from ..records import ATTACHMENT_FILE
+
+    if not ATTACHMENT_FILE.match(file):
+        raise ValueError(f"bad attachment name {file!r}")
+    return file
+
 
 class _RandomPool:
     """Random bytes from os.urandom, 4 KiB at a time: a syscall per id let go of the GIL on the

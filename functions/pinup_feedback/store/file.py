@@ -28,6 +28,7 @@ from .base import (
     RecordNotFound,
     StoredItem,
     StoreError,
+    check_attachment_file,
     encode,
     parse_name,
     record_name,
@@ -225,6 +226,33 @@ class FileStore:
             return existing
         except OSError as exc:
             raise StoreError(f"could not store claim: {exc.strerror or exc}") from exc
+
+    def attachment_path(self, board: str, file: str) -> Path:
+        return self._board_dir(board) / check_attachment_file(file)
+
+    def put_attachment(self, board: str, file: str, data: bytes, content_type: str) -> str:
+        """Durably create `<root>/<board>/attachments/<sha256>.<ext>` (see the protocol)."""
+        path = self.attachment_path(board, file)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            durable.create_only(path, data)
+        except FileExistsError:
+            pass  # named by its content: the same bytes are there already
+        except OSError as exc:
+            raise StoreError(f"could not store an attachment: {exc.strerror or exc}") from exc
+        return str(path)
+
+    def read_attachment(self, board: str, file: str) -> bytes:
+        try:
+            return self.attachment_path(board, file).read_bytes()
+        except FileNotFoundError:
+            raise RecordNotFound(f"{board}/{file}") from None
+
+    def has_attachment(self, board: str, file: str) -> bool:
+        return self.attachment_path(board, file).is_file()
+
+    def location_of(self, board: str, file: str) -> str:
+        return str(self.attachment_path(board, file))
 
 
 class FileLog:

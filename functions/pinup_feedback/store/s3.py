@@ -26,6 +26,7 @@ from .base import (
     StoredItem,
     StoreError,
     StoreUnavailable,
+    check_attachment_file,
     encode,
     parse_name,
     record_name,
@@ -257,6 +258,42 @@ class S3Store:
                 raise StoreUnavailable("claim vanished") from None
             claim: dict[str, Any] = json.loads(data)
             return claim
+
+    def attachment_key(self, board: str, file: str) -> str:
+        if not _SLUG.match(board):
+            raise ValueError(f"bad board slug {board!r}")
+        return self._key("feedback", board, check_attachment_file(file))
+
+    def put_attachment(self, board: str, file: str, data: bytes, content_type: str) -> str:
+        """Create `<prefix>/feedback/<board>/attachments/<sha256>.<ext>` (see the protocol)."""
+        key = self.attachment_key(board, file)
+        try:
+            self._put_create_only(key, data, content_type)
+        except RecordExists:
+            pass  # named by its content: the same bytes are there already
+        return f"s3://{self.bucket}/{key}"
+
+    def read_attachment(self, board: str, file: str) -> bytes:
+        data = self._get(self.attachment_key(board, file))
+        if data is None:
+            raise RecordNotFound(f"{board}/{file}")
+        return data
+
+    def has_attachment(self, board: str, file: str) -> bool:
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        try:
+            self.client.head_object(Bucket=self.bucket, Key=self.attachment_key(board, file))
+            return True
+        except ClientError as exc:
+            if error_code(exc) in MISSING or error_code(exc) == "404":
+                return False
+            raise StoreUnavailable(f"S3 head failed: {error_code(exc)}") from exc
+        except BotoCoreError as exc:
+            raise StoreUnavailable(f"S3 head failed: {type(exc).__name__}") from exc
+
+    def location_of(self, board: str, file: str) -> str:
+        return f"s3://{self.bucket}/{self.attachment_key(board, file)}"
 
 
 class S3Log:

@@ -29,7 +29,7 @@ TEMPLATES = PACKAGE / "templates" / "board"
 STATIC = PACKAGE / "static" / "board"
 SECRET_ENV = "PINUP_BOARD_SECRET"
 #: the page's scripts, inlined in this order (board.js first: the others use what it exposes)
-SCRIPTS = ("board.js", "layout.js", "pins.js", "tweaks.js", "items.js", "rounds.js", "start.js")
+SCRIPTS = ("board.js", "layout.js", "pins.js", "tweaks.js", "items.js", "rounds.js", "attach.js", "start.js")
 #: names the build or the server write in a board's folder; a variant may not take them
 #: stands in for the build id while the page is rendered; the id is a digest of that page (build_id)
 BUILD_PLACEHOLDER = "pinup-build-id-pending"

@@ -193,7 +193,18 @@ def show_feedback(record_id: str, board: str | None, src: str | None, store: str
             record = st.read(matches[0].key if matches else record_id)
         except (RecordNotFound, ValueError):
             raise click.ClickException(f"no feedback with id {record_id!r} in {st.root}") from None
-    click.echo(json.dumps(record, ensure_ascii=False, indent=2))
+    click.echo(json.dumps(with_attachment_paths(st, record), ensure_ascii=False, indent=2))
+
+
+def with_attachment_paths(st: Any, record: dict[str, Any]) -> dict[str, Any]:
+    """The record as printed: each attachment also says where its image is (`path`)."""
+    from pinup_feedback.records import record_attachments
+
+    listed = record_attachments(record)
+    if not listed:
+        return record
+    shown = [{**a, "path": st.location_of(str(record["board"]), a["file"])} for a in listed]
+    return {**record, "attachments": shown}
 
 
 # --- items: numbered, with a lifecycle ------------------------------------------------------
@@ -472,7 +483,7 @@ def handoff(
     store_args = ["--store", store] if store else []
     if endpoint_url and store and store.startswith("s3://"):
         store_args += ["--endpoint-url", endpoint_url]
-    data = build_handoff(record, items, info, store_args, open_total, resolved)
+    data = build_handoff(record, items, info, store_args, open_total, resolved, st)
     if zip_path is not None:
         _write_zip(zip_path, ws, record, data, render_markdown(data))
         return

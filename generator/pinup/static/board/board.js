@@ -417,7 +417,7 @@
     state.sending = true;
     $("#submit-btn").disabled = true;
     $("#regen-btn").disabled = true;
-    send(body).then(function (reply) {
+    (B.beforeSend ? B.beforeSend(body) : Promise.resolve(body)).then(send).then(function (reply) {
       state.sending = false;
       live.closedWhileSending = false;
       var record = Object.assign({ id: reply.id }, body);

@@ -75,6 +75,13 @@
       li.appendChild(head);
       if (it.text) { li.appendChild(el("p", it.text, { "class": "item-text" })); }
       if (it.pin && it.pin.text) { li.appendChild(el("p", "On \u201c" + it.pin.text + "\u201d", { "class": "meta" })); }
+      (Array.isArray(it.attachments) ? it.attachments : []).forEach(function (a) {
+        var name = /^attachments\/([0-9a-f]{64}\.(png|jpg|webp))$/.exec(String(a && a.file));
+        if (!name) { return; }
+        var img = el("img", "", { "class": "item-image", alt: "Attached image " + String(a.name || ""), loading: "lazy",
+          src: B.apiBase() + "/api/attachments/" + encodeURIComponent(B.cfg.board) + "/" + name[1] });
+        li.appendChild(img);
+      });
       if (it.summary) { li.appendChild(el("p", "What was done: " + it.summary, { "class": "item-summary" })); }
       var proof = evidence(it);
       if (proof) { li.appendChild(proof); }

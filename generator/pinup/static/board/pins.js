@@ -237,6 +237,7 @@
         li.appendChild(el("span", " "));
         li.appendChild(edit);
         li.appendChild(remove);
+        if (B.pinControls) { B.pinControls(li, pin); }
         list.appendChild(li);
       });
       $('.pin-count[data-variant="' + esc(id) + '"]').textContent = mine.length ? "(" + mine.length + ")" : "(none)";
