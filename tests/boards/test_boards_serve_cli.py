@@ -261,7 +261,7 @@ def test_generate_passes_the_hook(workspace: Path, monkeypatch) -> None:  # type
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used")
 
     class FakeSession:
-        def __init__(self, ws: object, options: object) -> None:
+        def __init__(self, ws: object, options: object, cache: object = None) -> None:
             seen["options"] = options
 
         def run(self) -> int:

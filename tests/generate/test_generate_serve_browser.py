@@ -135,7 +135,7 @@ def test_totally_different_generates_and_reloads_in_the_same_tab(
     assert page.evaluate("performance.getEntriesByType('navigation')[0].type") == "reload"  # … in this tab
     page.screenshot(path=str(artifacts_dir / "generate-round-2.png"), full_page=True)
     # the new round is on the page and its variants are the generated ones
-    frames = page.eval_on_selector_all("iframe", "els => els.map(e => e.getAttribute('src') || '')")
+    frames = page.eval_on_selector_all("iframe.variant-frame", "els => els.map(e => e.getAttribute('src') || '')")
     assert frames and all("round-2/variants/" in src for src in frames), frames
     variant = (serve.site / "boards" / BOARD / "round-2" / "variants" / "b.html").read_text()
     assert "Round two 2" in variant

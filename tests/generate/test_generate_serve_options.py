@@ -24,7 +24,7 @@ def test_serve_generate_options_build_the_hook(
     class NoServe:
         """Stands in for the HTTP session: records the options instead of serving."""
 
-        def __init__(self, ws: Any, options: Any) -> None:
+        def __init__(self, ws: Any, options: Any, cache: Any = None) -> None:
             seen["hook"] = options.on_regenerate
 
         def run(self) -> int:
@@ -64,7 +64,7 @@ def test_serve_generate_without_a_key_exits_2_before_building(
     class NoServe:
         """If the key check were missing, serve would get here: return instead of serving forever."""
 
-        def __init__(self, ws: Any, options: Any) -> None:
+        def __init__(self, ws: Any, options: Any, cache: Any = None) -> None:
             pass
 
         def run(self) -> int:

@@ -42,7 +42,7 @@ def test_documented_agent_loop_moves_the_open_tab_to_the_new_round(page, checkou
         assert "reloaded trail-home (round 2)" in built.stderr or not extra  # watching may reload first
         page.wait_for_function("() => document.body && document.body.dataset.round === '2'", timeout=30_000)
         assert page.evaluate("window.__sameTab") is None  # the page reloaded itself, in the same tab
-        frames = page.eval_on_selector_all("iframe", "els => els.map(e => e.getAttribute('src') || '')")
+        frames = page.eval_on_selector_all("iframe.variant-frame", "els => els.map(e => e.getAttribute('src') || '')")
         assert frames and all("round-2/variants/" in src for src in frames), frames
         assert (checkout / "site" / "boards" / BOARD / "round-2" / "variants" / "a.html").is_file()
         assert not (checkout / "site_src" / "boards" / BOARD / "site").exists()  # no stray site folder
