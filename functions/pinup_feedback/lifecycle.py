@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from .records import regenerate_request
+from .records import BOARD_SLUG, regenerate_request
 from .store.base import EventLog, FeedbackStore, iso_ts, now_utc
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -382,6 +382,9 @@ class Lifecycle:
         index = self._indexes.get(board)
         if index is None:
             from .itemindex import BoardIndex
+
+            if not BOARD_SLUG.match(board):  # it names a folder: never one outside the log
+                raise ValueError(f"bad board slug {board!r}")
 
             index = self._indexes[board] = BoardIndex(self.store, self.log, board, item_specs)
         return index
