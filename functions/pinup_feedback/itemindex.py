@@ -40,13 +40,14 @@ CREATE TABLE IF NOT EXISTS items (
     created_at TEXT NOT NULL, reviewer TEXT, status TEXT NOT NULL DEFAULT 'open', summary TEXT,
     actor TEXT, updated_at TEXT NOT NULL DEFAULT '', seq INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS items_status ON items (status, created_at);
-CREATE INDEX IF NOT EXISTS items_created ON items (created_at);
+CREATE INDEX IF NOT EXISTS items_newest ON items (created_at, n);
 CREATE TABLE IF NOT EXISTS events (name TEXT PRIMARY KEY, n INTEGER NOT NULL, seq INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS events_n ON events (n, seq);
 CREATE TABLE IF NOT EXISTS pending (name TEXT PRIMARY KEY);
 """
 
 CLOSED_OUT = "status NOT IN ('resolved', 'wont_fix')"
+CLOSED_IN = "status IN ('resolved', 'wont_fix')"
 ITEM_COLUMNS = "n, feedback_id, spec, round, created_at, reviewer, status, summary, actor, updated_at, seq"
 
 
@@ -203,15 +204,26 @@ class BoardIndex:
         if since is not None:
             where.append("created_at >= ?")
             args.append(since)
+        if newest_first and not still_open and status is None:
+            # the open ones (anything not closed) first, then the closed ones: two walks down the
+            # (created_at, n) index, each stopping at the page's end
+            first = self.items(since=since, limit=limit, newest_first=True, still_open=True)
+            left = None if limit is None else limit - len(first)
+            if left == 0:
+                return first
+            return first + self._select([*where, CLOSED_IN], args, True, left)
+        return self._select(where, args, newest_first, limit)
+
+    def _select(
+        self, where: list[str], args: list[Any], newest_first: bool, limit: int | None
+    ) -> list[tuple[Any, ...]]:
         sql = f"SELECT {ITEM_COLUMNS} FROM items"
         if where:
             sql += " WHERE " + " AND ".join(where)
-        # newest first, the open ones (anything not closed) before the closed ones
-        newest = " ORDER BY status IN ('resolved', 'wont_fix'), created_at DESC, n DESC"
-        sql += newest if newest_first else " ORDER BY n"
+        sql += " ORDER BY created_at DESC, n DESC" if newest_first else " ORDER BY n"
         if limit is not None:
             sql += " LIMIT ?"
-            args.append(limit)
+            args = [*args, limit]
         return self.db.execute(sql, args).fetchall()
 
     def events(self, numbers: list[int]) -> dict[int, list[dict[str, Any]]]:

@@ -11,7 +11,7 @@ Layout (under `<store>/_items/` on disk, `<prefix>/feedback/_items/` in S3), per
   (create-only: a number is never given twice). Numbers are taken in runs that follow each
   other with no overlap: a writer starts a run only right after the end of the newest run it
   has read, so any other run starting inside it would have to start at `first`, whose name is
-  taken. Stores written before runs (#13) hold one slot per number; both read alike: the slot
+  taken. Stores written before numbers were written in runs hold one slot per number; both read alike: the slot
   named `n` covers `n` up to the largest number in it;
 - `f/<feedbackId>.json`: the numbers of one record's items (what readers trust; slots that no
   record claims are skipped, so numbers may skip but never repeat or change); on disk one more
@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .evidence import TYPES as EVIDENCE_TYPES
 from .evidence import Evidence, check, event_fields, latest
-from .records import record_attachments, regenerate_request
+from .records import BOARD_SLUG, record_attachments, regenerate_request
 from .store.base import EventLog, FeedbackStore, iso_ts, now_utc
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -425,6 +425,9 @@ class Lifecycle:
         index = self._indexes.get(board)
         if index is None:
             from .itemindex import BoardIndex
+
+            if not BOARD_SLUG.match(board):  # it names a folder: never one outside the log
+                raise ValueError(f"bad board slug {board!r}")
 
             index = self._indexes[board] = BoardIndex(self.store, self.log, board, item_specs)
         return index

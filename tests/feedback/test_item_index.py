@@ -187,3 +187,14 @@ def test_list_pages_newest_first(paged: list[str]) -> None:
     assert [row["reviewer"] for row in json.loads(r.output)] == [f"r{day}" for day in range(1, 7)]
     r = run("list", "--limit", "4", *paged)
     assert r.exit_code == 0 and "showing the newest 4 of 6 records" in r.output
+
+
+def test_a_bad_board_name_makes_no_folder(tmp_path: Path) -> None:
+    store = FileStore(tmp_path / "store")
+    save(store)
+    for args in (["items", "--board", "../../escape"], ["list", "--board", "../escape"], ["show", "latest"]):
+        r = run(*args, "--store", str(store.root))
+        assert r.exit_code in (0, 1), r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["store"]
+    with pytest.raises(ValueError):
+        Lifecycle(store).items("../escape")

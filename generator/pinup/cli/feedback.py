@@ -51,10 +51,10 @@ def where(store: Any) -> str:
 
 
 def _latest(store: Any, board: str | None) -> dict[str, Any]:
-    items = _items(store, board)
-    if not items:
+    keys, _total = _newest_records(store, board, None, 1)
+    if not keys:
         raise click.ClickException(f"no feedback yet{f' for board {board}' if board else ''} in {where(store)}")
-    record: dict[str, Any] = store.read(items[-1].key)
+    record: dict[str, Any] = store.read(keys[0])
     return record
 
 
@@ -163,7 +163,7 @@ def _newest_records(st: Any, board: str | None, since: str | None, limit: int) -
 
     life = Lifecycle(st)
     try:
-        boards = [board] if board else sorted({item.board for item in st.list()})
+        boards = [board] if board else sorted(st.boards())
         found = [entry for slug in boards for entry in life.records(slug, since=since)]
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
