@@ -70,10 +70,21 @@ def test_get_item_returns_the_attached_images_as_image_content(tmp_path: Path) -
             }
 
     out = in_thread(session())
+    # a pin comes with a PNG of its region of variant A, rendered in Chromium, before its attachments
+    crop = out["pin"].content[1]
+    assert crop.type == "image" and crop.mime_type == "image/png"
+    from io import BytesIO
+
+    from PIL import Image
+
+    shot = Image.open(BytesIO(base64.b64decode(crop.data)))
+    assert 0 < shot.width < 1440 and 0 < shot.height  # the pinned region with a margin, not the whole page
+    assert "pinned region" in out["pin"].content[0].text
     for key, data, mime, name in (("pin", png, "image/png", "map.png"), ("overall", jpeg, "image/jpeg", "site.jpg")):
         result = out[key]
         assert not result.is_error, text_of(result)
-        text, image = result.content
+        text, image = result.content[0], result.content[-1]
+        assert len(result.content) == (3 if key == "pin" else 2)
         assert text.type == "text" and name in text.text
         assert image.type == "image" and image.mime_type == mime and base64.b64decode(image.data) == data
     assert out["missing"].is_error
