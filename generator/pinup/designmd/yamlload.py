@@ -448,6 +448,15 @@ def _error_from_ruamel(source: str, exc: Exception) -> YamlError:
     def at(message: str, line: int, col: int, count: int = 1) -> YamlError:
         return YamlError(prettify(source, message, line + 1, col + 1, count), line + 1)
 
+    if problem.startswith("found unknown escape character") and mark is not None and mark.column > 0:
+        raw = line_text(mark.line)[mark.column - 1 : mark.column + 1]  # the backslash and what follows
+        return at(f"Invalid escape sequence {raw}", mark.line, mark.column - 1)
+    if problem.startswith("expected escape sequence of ") and mark is not None:
+        length = int(problem.split()[4])
+        start = line_text(mark.line).rfind("\\", 0, mark.column + 1)
+        if start >= 0:
+            raw = line_text(mark.line)[start : start + 2 + length]
+            return at(f"Invalid escape sequence {raw}", mark.line, start)
     if problem == COMMENT_NOT_SEPARATED and mark is not None:
         return at(problem, mark.line, mark.column, len(line_text(mark.line)) - mark.column)
     if mark is not None and problem.startswith("found character '") and problem.endswith("cannot start any token"):
@@ -677,6 +686,21 @@ def _problem_past_alias(text: str, error: YamlError) -> YamlError | None:
     return None
 
 
+def _duplicate_on_error_line(text: str, line: int) -> YamlError | None:
+    """A duplicate key on the line of a value's error: the `yaml` library meets the key first."""
+    lines = text.split("\n")
+    here = lines[line - 1] if line - 1 < len(lines) else ""
+    if ": " not in here:
+        return None
+    key_only = here.split(": ", 1)[0] + ": ~"
+    try:
+        load_block("\n".join([*lines[: line - 1], key_only]))
+    except YamlError as exc:
+        if exc.message.startswith("Map keys must be unique") and exc.line == line:
+            return YamlError(exc.message.replace(key_only + "\n", here + "\n"), exc.line)
+    return None
+
+
 def _earlier_problem(text: str, error: YamlError) -> YamlError | None:
     """A duplicate key (or alias bomb) above a syntax error, which the `yaml` library reports first.
 
@@ -684,8 +708,11 @@ def _earlier_problem(text: str, error: YamlError) -> YamlError | None:
     lines above the error on their own (cut a line or two above it, or at the top-level entry
     holding it: the first cut that parses) and report their problem, if any.
     """
-    if not error.line or error.line <= 2:
+    if not error.line:
         return None
+    same_line = _duplicate_on_error_line(text, error.line)
+    if same_line is not None or error.line <= 2:
+        return same_line
     lines = text.split("\n")[: error.line - 1]
     top = len(lines)
     while top > 0 and not (lines[top - 1][:1].strip() and lines[top - 1][0] not in "#-"):
