@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 _SCHEMA = frozenset(SCHEMA_KEYS)
 _TYPO_PROPS = frozenset(TYPOGRAPHY_PROPERTIES)
 _VALID_PROPS_TEXT = ", ".join(TYPOGRAPHY_PROPERTIES)
+#: a decimal JavaScript number literal. The integer part's fraction is one optional group, never
+#: `[0-9]+\.?[0-9]*`: two adjacent digit runs split `1000…0px` every possible way before failing.
+_JS_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 class RawFinding:
@@ -173,7 +176,7 @@ def _js_number_of_string(text: str) -> float:
         return float(js_parse_int(stripped[2:], 2))
     if re.fullmatch(r"[+-]?Infinity", stripped):
         return -math.inf if stripped.startswith("-") else math.inf
-    if re.fullmatch(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", stripped):
+    if _JS_DECIMAL.fullmatch(stripped):
         return float(stripped)
     return math.nan
 

@@ -18,8 +18,11 @@ CSS_UNITS = frozenset(
 #: units allowed in typography and rounded tokens.
 STANDARD_UNITS = frozenset({"px", "rem", "em"})
 
-_DIMENSION = re.compile(r"^(-?[0-9]*\.?[0-9]+)([a-zA-Z%]+)\Z")
-_UNITLESS = re.compile(r"^[0-9]*\.?[0-9]+\Z")
+# Digits, then an optional fraction: never `[0-9]*\.?[0-9]+`, whose two digit runs split a long
+# number every possible way before failing (quadratic on `1000…0px` that is not a dimension).
+_NUMBER = r"(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)"
+_DIMENSION = re.compile(rf"^(-?{_NUMBER})([a-zA-Z%]+)\Z")
+_UNITLESS = re.compile(rf"^{_NUMBER}\Z")
 _REFERENCE = re.compile(r"^\{[a-zA-Z0-9._-]+\}\Z")
 
 

@@ -203,8 +203,10 @@ def scan_markdown(md_lines: list[str]) -> tuple[list[Fence], list[HeadingSpan]]:
 
 
 _SIMPLE_FENCE = re.compile(r"^(`{3,}|~{3,})(.*)\Z")
-_SIMPLE_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ ]+(.*?))?[ ]*\Z")
-_SIMPLE_CLOSING = re.compile(r"(?:^|[ ]+)#+[ ]*\Z")
+# Trailing spaces are stripped in code, not by a lazy `(.*?)[ ]*\Z`, which rescans a run of spaces
+# from each of its positions; a closing sequence's spaces start where a run of spaces starts.
+_SIMPLE_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ ]+(.*))?\Z")
+_SIMPLE_CLOSING = re.compile(r"(?:^|(?<! )[ ]+)#+[ ]*\Z")
 _SIMPLE_UNDERLINE = re.compile(r"^ {0,3}(?:=+|-+)[ ]*\Z")
 _SIMPLE_LIST_ITEM = re.compile(r"^(?:[-+*]|[0-9]{1,9}[.)])( +)(.)")
 _SIMPLE_NESTED_START = re.compile(r"^(?:[#>`~<]|(?:[-+*]|[0-9]{1,9}[.)])(?: |\Z))")
@@ -269,7 +271,7 @@ def scan_simple(md_lines: list[str]) -> tuple[list[Fence], list[HeadingSpan]] | 
         atx = _SIMPLE_ATX.match(line)
         if atx:
             if len(atx.group(1)) == 2:
-                text = atx.group(2) or ""
+                text = (atx.group(2) or "").rstrip(" ")
                 text = _SIMPLE_CLOSING.sub("", text)
                 if _SIMPLE_INLINE_SPECIAL.search(text):
                     return None

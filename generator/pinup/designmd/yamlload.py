@@ -218,6 +218,13 @@ def _scanner_classes() -> tuple[type, type]:
                 while srp() == " " or (srp() == "\t" and self._tab_allowed()):
                     srf()
                 if srp() == "#":
+                    reader = self.reader
+                    # a quoted scalar run on from an earlier line: a quote left open, worded later
+                    multiline = getattr(self, "quoted_from", reader.line) < reader.line
+                    if not multiline and reader.pointer and reader.buffer[reader.pointer - 1] not in " \t\r\n\ufeff":
+                        from ruamel.yaml.scanner import ScannerError
+
+                        raise ScannerError(None, None, COMMENT_NOT_SEPARATED, reader.get_mark())
                     while srp() not in "\0\r\n\x85\u2028\u2029":
                         srf()
                 if self.scan_line_break():
@@ -225,6 +232,12 @@ def _scanner_classes() -> tuple[type, type]:
                         self.allow_simple_key = True
                 else:
                     return None
+
+        def scan_flow_scalar(self, style: Any) -> Any:
+            start = self.reader.line
+            token = super().scan_flow_scalar(style)
+            self.quoted_from = start if self.reader.line > start else self.reader.line
+            return token
 
         def scan_plain_spaces(self, indent: Any, start_mark: Any) -> Any:
             srp = self.reader.peek
@@ -243,6 +256,9 @@ def _scanner_classes() -> tuple[type, type]:
 
     return TabScanner, LenientReader
 
+
+#: The `yaml` library's error (code MISSING_CHAR) for `'#ffcbef'# note`: a comment must follow white space.
+COMMENT_NOT_SEPARATED = "Comments must be separated from other tokens by white space characters"
 
 #: The `yaml` library's default `maxAliasCount`: past it, a document is refused as an alias bomb.
 MAX_ALIAS_COUNT = 100
@@ -389,6 +405,35 @@ class _Builder:
         return out
 
 
+#: The `yaml` library's lexer names for one-character tokens, as its "Unexpected … at node end" says.
+_INDICATORS = {"-": "seq-item-ind", "?": "explicit-key-ind", ":": "map-value-ind"}
+_FLOW_STARTS = {"[": "flow-seq-start", "{": "flow-map-start", "]": "flow-seq-end", "}": "flow-map-end"}
+
+
+def token_at(line: str, col: int) -> tuple[str, int]:
+    """The `yaml` library's name for the token starting at `col`, and its length on the line."""
+    rest = line[col:].rstrip()
+    head, after = rest[:1], rest[1:2]
+    if head in _INDICATORS and after in ("", " ", "\t"):
+        return _INDICATORS[head], 1
+    if head in _FLOW_STARTS:
+        return _FLOW_STARTS[head], 1
+    if head in ("&", "*", "!"):
+        name = rest.split(" ", 1)[0]
+        return {"&": "anchor", "*": "alias", "!": "tag"}[head], len(name)
+    if head in ("'", '"'):
+        close = rest.find(head, 1)
+        return "scalar", (close + 1 if close > 0 else len(rest))
+    end = len(rest)
+    for stop in (": ", " #"):
+        found = rest.find(stop)
+        if found >= 0:
+            end = min(end, found)
+    if rest.endswith(":"):
+        end = min(end, len(rest) - 1)
+    return "scalar", max(end, 1)
+
+
 def _error_from_ruamel(source: str, exc: Exception) -> YamlError:
     """Word a ruamel.yaml error like the `yaml` library would, for the errors people usually make."""
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
@@ -403,6 +448,31 @@ def _error_from_ruamel(source: str, exc: Exception) -> YamlError:
     def at(message: str, line: int, col: int, count: int = 1) -> YamlError:
         return YamlError(prettify(source, message, line + 1, col + 1, count), line + 1)
 
+    if problem.startswith("found unknown escape character") and mark is not None and mark.column > 0:
+        raw = line_text(mark.line)[mark.column - 1 : mark.column + 1]  # the backslash and what follows
+        return at(f"Invalid escape sequence {raw}", mark.line, mark.column - 1)
+    if problem.startswith("expected escape sequence of ") and mark is not None:
+        length = int(problem.split()[4])
+        start = line_text(mark.line).rfind("\\", 0, mark.column + 1)
+        if start >= 0:
+            raw = line_text(mark.line)[start : start + 2 + length]
+            return at(f"Invalid escape sequence {raw}", mark.line, start)
+    if problem == COMMENT_NOT_SEPARATED and mark is not None:
+        return at(problem, mark.line, mark.column, len(line_text(mark.line)) - mark.column)
+    if mark is not None and problem.startswith("found character '") and problem.endswith("cannot start any token"):
+        char = problem[len("found character '")]
+        following = next((line_text(i) for i in range(mark.line + 1, len(lines)) if line_text(i).strip()), "")
+        if char in "@`" and ":" in following and ":" not in line_text(mark.line):
+            return at("Implicit keys need to be on a single line", mark.line, mark.column)
+        if char in "@`":
+            return at(f"Plain value cannot start with reserved character {char}", mark.line, mark.column)
+    if mark is not None and problem == "expected <block end>, but found '-'":
+        return at("A block sequence may not be used as an implicit map key", mark.line, 0)
+    if problem == "expected the node content, but found '<document end>'" and mark is not None:
+        after = next((i for i in range(mark.line + 1, len(lines)) if line_text(i).strip()), None)
+        if after is not None:
+            message = "Source contains multiple documents; please use YAML.parseAllDocuments()"
+            return at(message, after, 0, len(line_text(after).rstrip()))
     if "expected a single document" in problem or "but found another document" in problem:
         message = "Source contains multiple documents; please use YAML.parseAllDocuments()"
     elif "'\\t'" in problem and mark is not None:
@@ -438,10 +508,15 @@ def _error_from_ruamel(source: str, exc: Exception) -> YamlError:
             return at("Nested mappings are not allowed in compact mappings", mark.line, here)
         if above >= 0:
             return at("Nested mappings are not allowed in compact mappings", mark.line - 1, above)
-        if mark.line > 0 and ":" not in previous:
+        if mark.line > 0 and ": " not in previous and not previous.rstrip().endswith(":"):  # no map-value indicator
             indent = len(previous) - len(previous.lstrip(" "))
             return at("Implicit keys need to be on a single line", mark.line - 1, indent)
         message = "YAML syntax error: " + problem
+    elif mark is not None and (
+        problem.startswith("expected '<document start>', but found") or problem == "expected <block end>, but found '?'"
+    ):
+        kind, count = token_at(line_text(mark.line), mark.column)
+        return at(f"Unexpected {kind} at node end", mark.line, mark.column, count)
     elif "but found '<block mapping start>'" in problem and mark is not None:
         return at("All mapping items must start at the same column", mark.line, 0)
     elif problem.startswith("found undefined alias"):
@@ -504,11 +579,37 @@ def _compose_fast(text: str) -> tuple[bool, Any]:
         return False, None
     loader = loader_class(text)
     try:
-        return True, loader.get_single_node()
+        node = loader.get_single_node()
     except Exception:  # any libyaml complaint: let the exact (ruamel) path decide and word it
         return False, None
     finally:
         loader.dispose()
+    return (False, None) if _comment_touches_a_value(text, node) else (True, node)
+
+
+def _comment_touches_a_value(text: str, root: Any) -> bool:
+    """A quoted scalar or flow collection that ends right before `#`: libyaml takes the `#` as a
+    comment, the `yaml` library refuses it, so the exact path must word that."""
+    if "#" not in text:
+        return False
+    stack = [root] if root is not None else []
+    seen: set[int] = set()  # an alias is the node it names: visit it once
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        value = node.value
+        if isinstance(value, list):
+            stack.extend(item for pair in value for item in (pair if isinstance(pair, tuple) else (pair,)))
+            if not node.flow_style:
+                continue
+        elif not node.style:
+            continue
+        end = node.end_mark.index
+        if end < len(text) and text[end] == "#":
+            return True
+    return False
 
 
 #: Flow collections nested deeper than this are refused before parsing (no DESIGN.md needs 10).
@@ -552,13 +653,52 @@ def load_block(text: str, line_offset: int = 0) -> Any:
         try:
             node = _compose_exact(text, original)
         except YamlError as exc:
-            raise _earlier_problem(text, exc) or exc from None
+            raise _earlier_problem(text, exc) or _problem_past_alias(text, exc) or exc from None
     if node is None:
         return None
     try:
         return _Builder(text, line_offset).build(node)
     except RecursionError:
         raise YamlError("YAML nesting is too deep", None) from None
+
+
+def _problem_past_alias(text: str, error: YamlError) -> YamlError | None:
+    """Another problem in a block with an unresolved alias, which the `yaml` library reports first.
+
+    It resolves aliases only after composing the whole document, so a duplicate key or a syntax
+    error anywhere wins; ruamel stops at the alias. Read the block again with the alias blanked out
+    (`~` and spaces, so every column stays put) and report what that finds, if anything.
+    """
+    prefix = "Unresolved alias (the anchor must be set before the alias): "
+    if not error.message.startswith(prefix) or not error.line:
+        return None
+    name = error.message[len(prefix) :]
+    lines = text.split("\n")
+    index = error.line - 1
+    if not (0 <= index < len(lines)) or "*" + name not in lines[index]:
+        return None
+    original = lines[index]
+    lines[index] = original.replace("*" + name, "~" + " " * len(name), 1)
+    try:
+        load_block("\n".join(lines))
+    except YamlError as exc:
+        return YamlError(exc.message.replace(lines[index] + "\n", original + "\n"), exc.line)
+    return None
+
+
+def _duplicate_on_error_line(text: str, line: int) -> YamlError | None:
+    """A duplicate key on the line of a value's error: the `yaml` library meets the key first."""
+    lines = text.split("\n")
+    here = lines[line - 1] if line - 1 < len(lines) else ""
+    if ": " not in here:
+        return None
+    key_only = here.split(": ", 1)[0] + ": ~"
+    try:
+        load_block("\n".join([*lines[: line - 1], key_only]))
+    except YamlError as exc:
+        if exc.message.startswith("Map keys must be unique") and exc.line == line:
+            return YamlError(exc.message.replace(key_only + "\n", here + "\n"), exc.line)
+    return None
 
 
 def _earlier_problem(text: str, error: YamlError) -> YamlError | None:
@@ -568,8 +708,11 @@ def _earlier_problem(text: str, error: YamlError) -> YamlError | None:
     lines above the error on their own (cut a line or two above it, or at the top-level entry
     holding it: the first cut that parses) and report their problem, if any.
     """
-    if not error.line or error.line <= 2:
+    if not error.line:
         return None
+    same_line = _duplicate_on_error_line(text, error.line)
+    if same_line is not None or error.line <= 2:
+        return same_line
     lines = text.split("\n")[: error.line - 1]
     top = len(lines)
     while top > 0 and not (lines[top - 1][:1].strip() and lines[top - 1][0] not in "#-"):

@@ -58,7 +58,9 @@ def build_shapes(src: Sources) -> ScalePage:
     )
 
 
-_SHADOW_IN_PROSE = re.compile(r"`?(-?\d+(?:px)?\s+-?\d+px\s+-?\d+px(?:\s+-?\d+px)?)`?")
+# A shadow starts where a run of digits starts: a start inside the run could only find what the
+# run's own start found, after rescanning the rest of it (quadratic on a long run of digits).
+_SHADOW_IN_PROSE = re.compile(r"`?(-?(?<!\d)\d+(?:px)?\s+-?\d+px\s+-?\d+px(?:\s+-?\d+px)?)`?")
 
 
 def _shadow_samples(unknown: dict[str, Any]) -> list[ShadowSample]:

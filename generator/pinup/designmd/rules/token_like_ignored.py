@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})\Z")
-_DIMENSION = re.compile(r"^-?[0-9]*\.?[0-9]+[a-zA-Z%]+\Z")
+_DIMENSION = re.compile(r"^-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)[a-zA-Z%]+\Z")
 _TYPOGRAPHY = frozenset({"fontFamily", "fontSize", "fontWeight", "lineHeight", "letterSpacing"})
 
 

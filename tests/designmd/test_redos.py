@@ -1,0 +1,121 @@
+"""Regular expressions that read a DESIGN.md (or generated CSS) match in linear time, and match as before.
+
+Each rewritten pattern is checked two ways: on short strings it matches exactly what the pattern it
+replaced matched (kept here as the specification), and on long runs of digits, spaces, dots, signs
+and letters it answers within a generous per-example deadline (the old patterns took seconds to
+minutes on the same shapes). The slow inputs found so far are fixture files under `slow/`, each
+linted by a fresh `pinup lint` process that must finish well inside a timeout.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pinup.designmd import builder, dimensions, parser
+from pinup.designmd.rules import token_like_ignored
+from pinup.docsite import scales
+from pinup.generate import validate
+
+SLOW = Path(__file__).parent / "slow"
+
+OLD_JS_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+OLD_DIMENSION = re.compile(r"^(-?[0-9]*\.?[0-9]+)([a-zA-Z%]+)\Z")
+OLD_UNITLESS = re.compile(r"^[0-9]*\.?[0-9]+\Z")
+OLD_TOKEN_LIKE = re.compile(r"^-?[0-9]*\.?[0-9]+[a-zA-Z%]+\Z")
+OLD_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ ]+(.*?))?[ ]*\Z")
+OLD_CLOSING = re.compile(r"(?:^|[ ]+)#+[ ]*\Z")
+OLD_SHADOW = re.compile(r"`?(-?\d+(?:px)?\s+-?\d+px\s+-?\d+px(?:\s+-?\d+px)?)`?")
+OLD_CSS_URL = re.compile(r"""(?is)url\(\s*(['"]?)(.*?)\1\s*\)""")
+
+#: the characters the number, dimension and heading patterns care about.
+ALPHABET = "0123456789.+-eEpxr% #\t`'\"()u l"
+short_text = st.text(alphabet=ALPHABET, max_size=24)
+run_char = st.sampled_from(["0", "1", "9", " ", "\t", ".", "-", "+", "e", "a", "#", "p", "x", "'", "("])
+affix = st.text(alphabet=ALPHABET, max_size=6)
+
+
+#: a prefix, one character, how many times it runs (20,000 to 60,000), and a suffix that may spoil
+#: the match; built into the text inside the test, so a failure prints four short values.
+long_runs = st.tuples(affix, run_char, st.integers(20_000, 60_000), affix)
+
+
+def _groups(match: re.Match[str] | None) -> tuple[str | None, ...] | None:
+    return None if match is None else (match.group(0), *match.groups())
+
+
+def _old_heading(line: str) -> str | None:
+    match = OLD_ATX.match(line)
+    return None if match is None else OLD_CLOSING.sub("", match.group(2) or "")
+
+
+def _new_heading(line: str) -> str | None:
+    match = parser._SIMPLE_ATX.match(line)
+    return None if match is None else parser._SIMPLE_CLOSING.sub("", (match.group(2) or "").rstrip(" "))
+
+
+def _every_path(text: str) -> None:
+    """Run the input through every rewritten pattern and the code around it."""
+    builder._js_number_of_string(text)
+    dimensions.parse_dimension(text)
+    dimensions.parse_unitless(text)
+    token_like_ignored._DIMENSION.match(text)
+    _new_heading("## " + text)
+    list(scales._SHADOW_IN_PROSE.finditer(text))
+
+
+@given(short_text)
+def test_rewritten_patterns_match_as_the_old_ones(text: str) -> None:
+    assert _groups(builder._JS_DECIMAL.fullmatch(text)) == _groups(OLD_JS_DECIMAL.fullmatch(text))
+    assert _groups(dimensions._DIMENSION.match(text)) == _groups(OLD_DIMENSION.match(text))
+    assert _groups(dimensions._UNITLESS.match(text)) == _groups(OLD_UNITLESS.match(text))
+    assert _groups(token_like_ignored._DIMENSION.match(text)) == _groups(OLD_TOKEN_LIKE.match(text))
+    for line in (text, "## " + text, "#" + text, "  ## " + text):
+        assert _new_heading(line) == _old_heading(line)
+    assert [_groups(m) for m in scales._SHADOW_IN_PROSE.finditer(text)] == [
+        _groups(m) for m in OLD_SHADOW.finditer(text)
+    ]
+    for css in ("url(" + text, "x url(" + text + ")", text):
+        assert validate._CSS_URL.sub("<>", css) == OLD_CSS_URL.sub("<>", css)
+
+
+@given(st.lists(st.sampled_from(["1", "0", " ", "-", "px", "2px", "`", "\n"]), max_size=16).map("".join))
+def test_shadow_pattern_matches_as_before_on_shadow_like_prose(text: str) -> None:
+    assert [_groups(m) for m in scales._SHADOW_IN_PROSE.finditer(text)] == [
+        _groups(m) for m in OLD_SHADOW.finditer(text)
+    ]
+
+
+@settings(max_examples=25, deadline=timedelta(seconds=5))
+@given(long_runs)
+def test_long_runs_take_linear_time(shape: tuple[str, str, int, str]) -> None:
+    prefix, char, count, suffix = shape
+    _every_path(prefix + char * count + suffix)
+
+
+def test_a_long_number_is_still_read_as_javascript_does() -> None:
+    assert builder._js_number_of_string("1" + "0" * 400) == float("1e400")  # Infinity, as Number() gives
+    assert builder._js_number_of_string("1" + "0" * 40_000 + "px") != builder._js_number_of_string("1")
+    assert dimensions.parse_unitless("1" + "0" * 40_000 + "x") is None
+
+
+def test_each_slow_fixture_lints_in_a_fresh_process_well_inside_its_timeout() -> None:
+    """Before the fix these took minutes each; a generous timeout still catches a return of the bug."""
+    fixtures = sorted(SLOW.glob("*.md"))
+    assert len(fixtures) >= 3
+    for path in fixtures:
+        done = subprocess.run(
+            [sys.executable, "-m", "pinup", "lint", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode in (0, 1), done.stderr
+        assert '"summary"' in done.stdout
