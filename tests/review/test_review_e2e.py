@@ -64,7 +64,14 @@ def live_frame(page: Any, origin: str, path: str) -> Any:
     frame = poll(page, find)
     assert frame is not None, [f.url for f in page.frames]
     frame.wait_for_load_state()
-    assert poll(page, lambda: frame.evaluate("() => window.__pinupAgent === true"))
+
+    def ready() -> bool:
+        try:
+            return bool(frame.evaluate("() => window.__pinupAgent === true"))
+        except PlaywrightError:
+            return False  # the frame is navigating (the app came back, say): ask its next page
+
+    assert poll(page, ready)
     return frame
 
 
