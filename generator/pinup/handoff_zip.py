@@ -134,14 +134,9 @@ def _round_variants(board: Any, round_: int | None) -> list[Any]:
     return variants
 
 
-def pin_crops(board: Any, variants: list[Any], items: list[dict[str, Any]]) -> dict[str, bytes]:
-    """`pins/pin-N.png` for each open pin on one of `variants`: its region (with some context), rendered."""
-    from pinup.boards.spec import BoardError, resolve_variant_file
+def _pins_of(items: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    """The pins among `items` that mark a region, by variant."""
     from pinup.verify.approved import Pin
-    from pinup.verify.render import Renderer, Viewport
-    from pinup.verify.report import png
-    from pinup.verify.run import pin_regions
-    from pinup.verify.target import VerifyError, file_target
 
     by_variant: dict[str, list[Pin]] = {}
     for item in items:
@@ -157,6 +152,35 @@ def pin_crops(board: Any, variants: list[Any], items: list[dict[str, Any]]) -> d
                     box=(float(box["x"]), float(box["y"]), float(box["w"]), float(box["h"])),
                 )
             )
+    return by_variant
+
+
+def _crops(renderer: Any, target: Any, viewport: Any, kind: str, pins: list[Any]) -> dict[str, bytes]:
+    """`pins/pin-N.png` for each of `pins`: its region in a render of `target`, with a margin."""
+    from pinup.verify.report import png
+    from pinup.verify.run import pin_regions
+
+    shot = renderer.shot(target, viewport, [p.selector for p in pins if p.selector])
+    crops: dict[str, bytes] = {}
+    for pin, region in zip(pins, pin_regions(kind, shot, pins, viewport), strict=True):
+        box = (
+            max(0, region.x - CROP_MARGIN),
+            max(0, region.y - CROP_MARGIN),
+            min(shot.image.width, region.x + region.w + CROP_MARGIN),
+            min(shot.image.height, region.y + region.h + CROP_MARGIN),
+        )
+        if box[2] > box[0] and box[3] > box[1]:
+            crops[f"pins/pin-{pin.n}.png"] = png(shot.image.crop(box))
+    return crops
+
+
+def pin_crops(board: Any, variants: list[Any], items: list[dict[str, Any]]) -> dict[str, bytes]:
+    """`pins/pin-N.png` for each open pin on one of `variants`: its region (with some context), rendered."""
+    from pinup.boards.spec import BoardError, resolve_variant_file
+    from pinup.verify.render import Renderer, Viewport
+    from pinup.verify.target import VerifyError, file_target
+
+    by_variant = _pins_of(items)
     wanted = [v for v in variants if v.id in by_variant]
     if not wanted:
         return {}
@@ -164,25 +188,39 @@ def pin_crops(board: Any, variants: list[Any], items: list[dict[str, Any]]) -> d
     try:
         with Renderer() as renderer:
             for variant in wanted:
-                pins = by_variant[variant.id]
                 try:
                     path = resolve_variant_file(board.folder, variant, board.folder / "board.yaml")
                 except BoardError:
                     continue  # an earlier round's file that is gone: the hand-off still lists the pin
                 viewport = Viewport.of(variant.device or board.spec.device)
-                shot = renderer.shot(file_target(path), viewport, [p.selector for p in pins if p.selector])
-                for pin, region in zip(pins, pin_regions(variant.kind, shot, pins, viewport), strict=True):
-                    box = (
-                        max(0, region.x - CROP_MARGIN),
-                        max(0, region.y - CROP_MARGIN),
-                        min(shot.image.width, region.x + region.w + CROP_MARGIN),
-                        min(shot.image.height, region.y + region.h + CROP_MARGIN),
-                    )
-                    if box[2] > box[0] and box[3] > box[1]:
-                        crops[f"pins/pin-{pin.n}.png"] = png(shot.image.crop(box))
+                crops.update(_crops(renderer, file_target(path), viewport, variant.kind, by_variant[variant.id]))
     except VerifyError as exc:
         raise HandoffZipError(f"cannot render the pins' crops: {exc}") from None
     return crops
+
+
+def live_pin_crop(app_url: str, item: dict[str, Any]) -> bytes | None:
+    """The crop of a pin placed on a running app's page during `pinup review`: that page (the pin's
+    path on the app) rendered again at the reviewer's window size. None when the app does not answer
+    or is not on this machine."""
+    from urllib.parse import urljoin
+
+    from pinup.verify.render import Renderer, Viewport
+    from pinup.verify.target import VerifyError, url_target
+
+    pins = _pins_of([item]).get(str(item.get("variant")), [])
+    if not pins:
+        return None
+    pin = item.get("pin") or {}
+    size = pin.get("viewport") or {}
+    width, height = int(size.get("w") or 1440), int(size.get("h") or 900)
+    viewport = Viewport("live", max(200, min(width, 4000)), max(200, min(height, 4000)))
+    try:
+        target = url_target(urljoin(app_url, str(pin.get("path") or "/")))
+        with Renderer() as renderer:
+            return _crops(renderer, target, viewport, "html", pins).get(f"pins/pin-{pins[0].n}.png")
+    except VerifyError:
+        return None
 
 
 def _design(src: Path, tweaks: dict[str, str]) -> tuple[str, str, list[str]] | None:

@@ -206,7 +206,7 @@ class Feedback:
         try:
             loaded = load_board(self.ws.src / "boards" / slug)
         except (BoardError, OSError):
-            return None  # a review of a live page, or a board that is no longer in the workspace
+            return self._live_crop(slug, item)  # a review of a running app's page, or a board that is gone
         spec = loaded.spec
         rounds = {spec.round: spec.variants, **{past.round: past.variants for past in spec.history}}
         variants = rounds.get(int(item.get("round") or spec.round), spec.variants)
@@ -215,6 +215,20 @@ class Feedback:
         except HandoffZipError:
             return None
         return crops.get(f"pins/pin-{item['n']}.png")
+
+    def _live_crop(self, slug: str, item: dict[str, Any]) -> bytes | None:
+        """A pin of `pinup review`: the app's page, rendered again where the reviewer pinned it."""
+        import json
+
+        from pinup.handoff_zip import live_pin_crop
+
+        try:
+            manifest = json.loads((self.ws.out / "boards" / slug / "board.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        review = manifest.get("review") if isinstance(manifest, dict) else None
+        url = review.get("url") if isinstance(review, dict) else None
+        return live_pin_crop(url, item) if isinstance(url, str) else None
 
     def claim_item(self, n: int, board: str | None, agent: str | None) -> dict[str, Any]:
         from pinup_feedback.lifecycle import UnknownItem

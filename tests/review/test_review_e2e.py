@@ -7,6 +7,8 @@ submission in the store, and an agent claiming and resolving the item through th
 from __future__ import annotations
 
 import asyncio
+import base64
+import io
 import json
 import os
 import sys
@@ -129,6 +131,7 @@ async def agent_acts(src: Path, out: dict[str, Any]) -> None:
             )
         )
         out["handoff"] = data(await client.call_tool("handoff", {"board": BOARD}))
+        out["item"] = await client.call_tool("get_item", {"n": 1, "board": BOARD})
 
 
 def run_agent(src: Path) -> dict[str, Any]:
@@ -222,6 +225,13 @@ def test_pins_by_mouse_and_keyboard_across_pages_are_stored_and_handed_to_an_age
     # the hand-off lists what is still open, each pin with the page it was placed on
     assert '"Say where home is"' in out["handoff"] and '- page: "/pricing" in a 1440x' in out["handoff"]
     assert "style=" not in out["handoff"]  # the overlay's focus outline is not in the excerpt
+    # the agent sees what the reviewer saw: the app's page rendered again, cropped to the pinned button
+    item = out["item"]
+    assert not item.is_error and [c.type for c in item.content] == ["text", "image"]
+    from PIL import Image
+
+    crop = Image.open(io.BytesIO(base64.b64decode(item.content[1].data)))
+    assert 0 < crop.width < 1440 and 0 < crop.height < 900
     assert page.pinup_errors == []
 
 
