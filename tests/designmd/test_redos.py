@@ -15,6 +15,7 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -119,3 +120,20 @@ def test_each_slow_fixture_lints_in_a_fresh_process_well_inside_its_timeout() ->
         )
         assert done.returncode in (0, 1), done.stderr
         assert '"summary"' in done.stdout
+
+
+def test_an_unclosed_flow_is_composed_a_bounded_number_of_times(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search for a duplicate key on an error's line once recursed through `load_block` until
+    Python's recursion limit, composing the whole block each time (hypothesis found a 15 s case)."""
+    from pinup.designmd import yamlload
+    from pinup.designmd.lint import lint_text
+
+    calls: list[int] = []
+    compose = yamlload._compose_exact
+    monkeypatch.setattr(yamlload, "_compose_exact", lambda *a: calls.append(1) or compose(*a))
+    text = (
+        "---\ncolors:\n  padding:\n    primary: [\n    primary: 3" + "4" * 2000 + "\n  typography: 10\n---\n## Colors\n"
+    )
+    report = lint_text(text)
+    assert report.summary.warnings == 1  # the front matter is refused, with the YAML error
+    assert len(calls) <= 5, len(calls)

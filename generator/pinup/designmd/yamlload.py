@@ -687,17 +687,31 @@ def _problem_past_alias(text: str, error: YamlError) -> YamlError | None:
 
 
 def _duplicate_on_error_line(text: str, line: int) -> YamlError | None:
-    """A duplicate key on the line of a value's error: the `yaml` library meets the key first."""
+    """A duplicate key on the line of a value's error: the `yaml` library meets the key first.
+
+    The lines above with that key alone are composed directly, not through `load_block`: its own
+    search for an earlier problem would start this search again on the same line, once per level
+    of Python's recursion limit, each time composing the whole block.
+    """
     lines = text.split("\n")
     here = lines[line - 1] if line - 1 < len(lines) else ""
     if ": " not in here:
         return None
     key_only = here.split(": ", 1)[0] + ": ~"
+    if key_only == here:
+        return None
+    prefix = "\n".join([*lines[: line - 1], key_only])
     try:
-        load_block("\n".join([*lines[: line - 1], key_only]))
+        ok, node = _compose_fast(prefix)
+        if not ok:
+            node = _compose_exact(prefix)
+        if node is not None:
+            _Builder(prefix, 0).build(node)
     except YamlError as exc:
         if exc.message.startswith("Map keys must be unique") and exc.line == line:
             return YamlError(exc.message.replace(key_only + "\n", here + "\n"), exc.line)
+    except RecursionError:
+        return None
     return None
 
 
