@@ -137,3 +137,18 @@ def test_an_unclosed_flow_is_composed_a_bounded_number_of_times(monkeypatch: pyt
     report = lint_text(text)
     assert report.summary.warnings == 1  # the front matter is refused, with the YAML error
     assert len(calls) <= 5, len(calls)
+
+
+def test_many_unresolved_aliases_are_composed_a_bounded_number_of_times(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each unresolved alias was looked past by composing the block again, as deep as the recursion
+    limit allowed: 300 aliases took 9 s. Past a few, the first alias is reported as it is."""
+    from pinup.designmd import yamlload
+    from pinup.designmd.lint import lint_text
+
+    calls: list[int] = []
+    compose = yamlload._compose_exact
+    monkeypatch.setattr(yamlload, "_compose_exact", lambda *a: calls.append(1) or compose(*a))
+    text = "---\ncolors:\n" + "".join(f"  c{i}: *a{i}\n" for i in range(300)) + "---\n"
+    report = lint_text(text)
+    assert report.findings[0].message.startswith("Unresolved alias (the anchor must be set before the alias): a0")
+    assert len(calls) <= 2 * (yamlload.ALIASES_LOOKED_PAST + 1), len(calls)

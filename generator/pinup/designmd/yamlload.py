@@ -632,12 +632,17 @@ def flow_too_deep(text: str) -> bool:
     return False
 
 
-def load_block(text: str, line_offset: int = 0) -> Any:
+#: how many unresolved aliases `_problem_past_alias` looks past, each by composing the block again
+ALIASES_LOOKED_PAST = 8
+
+
+def load_block(text: str, line_offset: int = 0, aliases: int = ALIASES_LOOKED_PAST) -> Any:
     """Parse one YAML block; lines in the result are `line_offset` + the block's own 1-based line.
 
     Clean blocks are composed by libyaml (fast); anything libyaml rejects, and any block with
     tabs, goes through ruamel.yaml with the `yaml` library's tab rules, which words the error.
-    Raises `YamlError` (message shaped like the reference's) on any YAML error.
+    Raises `YamlError` (message shaped like the reference's) on any YAML error. `aliases`: how many
+    more unresolved aliases may be looked past for an earlier problem (each costs a compose).
     """
     original = text
     if flow_too_deep(text):
@@ -653,7 +658,7 @@ def load_block(text: str, line_offset: int = 0) -> Any:
         try:
             node = _compose_exact(text, original)
         except YamlError as exc:
-            raise _earlier_problem(text, exc) or _problem_past_alias(text, exc) or exc from None
+            raise _earlier_problem(text, exc) or _problem_past_alias(text, exc, aliases) or exc from None
     if node is None:
         return None
     try:
@@ -662,7 +667,7 @@ def load_block(text: str, line_offset: int = 0) -> Any:
         raise YamlError("YAML nesting is too deep", None) from None
 
 
-def _problem_past_alias(text: str, error: YamlError) -> YamlError | None:
+def _problem_past_alias(text: str, error: YamlError, budget: int) -> YamlError | None:
     """Another problem in a block with an unresolved alias, which the `yaml` library reports first.
 
     It resolves aliases only after composing the whole document, so a duplicate key or a syntax
@@ -670,8 +675,8 @@ def _problem_past_alias(text: str, error: YamlError) -> YamlError | None:
     (`~` and spaces, so every column stays put) and report what that finds, if anything.
     """
     prefix = "Unresolved alias (the anchor must be set before the alias): "
-    if not error.message.startswith(prefix) or not error.line:
-        return None
+    if budget <= 0 or not error.message.startswith(prefix) or not error.line:
+        return None  # past a few aliases the alias itself is reported: each look is a whole compose
     name = error.message[len(prefix) :]
     lines = text.split("\n")
     index = error.line - 1
@@ -680,8 +685,10 @@ def _problem_past_alias(text: str, error: YamlError) -> YamlError | None:
     original = lines[index]
     lines[index] = original.replace("*" + name, "~" + " " * len(name), 1)
     try:
-        load_block("\n".join(lines))
+        load_block("\n".join(lines), aliases=budget - 1)
     except YamlError as exc:
+        if exc.message.startswith(prefix):
+            return None  # only more aliases below: the first one is what the `yaml` library reports
         return YamlError(exc.message.replace(lines[index] + "\n", original + "\n"), exc.line)
     return None
 
