@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from pinup.cli.serve import _workspace
+from pinup.cli.serve import _workspace, exit_on_submit_option, no_open_option, out_option
 
 
 @click.command()
@@ -23,12 +23,8 @@ from pinup.cli.serve import _workspace
     help="Also review an app on this host (repeatable); else only 127.0.0.1, localhost and [::1].",
 )
 @click.option("--port", type=int, default=0, show_default=True, help="pinup's port (0: as `pinup serve` picks it).")
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=str),
-    help="Built site folder (default: the one this workspace was served from, else site/ beside SRC).",
-)
-@click.option("--no-open", is_flag=True, help="Do not open a browser; print the URL instead.")
+@out_option
+@no_open_option
 @click.option(
     "--timeout",
     type=float,
@@ -36,7 +32,7 @@ from pinup.cli.serve import _workspace
     show_default=True,
     help="Exit 1 when no final feedback arrives within this many seconds (0: never).",
 )
-@click.option("--exit-on-submit", is_flag=True, help="Agent mode: exit 0 after the final submit.")
+@exit_on_submit_option
 def review(
     url: str,
     src: str | None,

@@ -10,6 +10,17 @@ from typing import Any
 
 import click
 
+#: options `pinup serve` shares with `pinup review`, which runs the same session
+out_option = click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=str),
+    help="Built site folder (default: the one this workspace was served from, else site/ beside SRC).",
+)
+no_open_option = click.option("--no-open", is_flag=True, help="Do not open a browser; print the URL instead.")
+exit_on_submit_option = click.option(
+    "--exit-on-submit", is_flag=True, help="Agent mode: exit 0 after the final submit."
+)
+
 
 def _workspace(src: str | None, out: str | None, *, must_exist: bool = True) -> Any:
     from pinup.workspace import WorkspaceNotFound, resolve
@@ -60,12 +71,8 @@ def _generate_hook(
     help="0: the port this workspace used last time if free, else a free one.",
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind (loopback by default).")
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=str),
-    help="Built site folder (default: the one this workspace was served from, else site/ beside SRC).",
-)
-@click.option("--no-open", is_flag=True, help="Do not open a browser; print the URL instead.")
+@out_option
+@no_open_option
 @click.option(
     "--timeout",
     type=float,
@@ -73,7 +80,7 @@ def _generate_hook(
     show_default=True,
     help="Exit 1 when no final feedback arrives within this many seconds (0: never).",
 )
-@click.option("--exit-on-submit", is_flag=True, help="Agent mode: exit 0 after the final submit.")
+@exit_on_submit_option
 @click.option("--generate", is_flag=True, help="Run the next round with `pinup generate` when a reviewer asks.")
 @click.option("--rebuild", is_flag=True, help="Build even when the site looks up to date.")
 @click.option("--no-watch", is_flag=True, help="Do not rebuild and live-reload after workspace edits.")
