@@ -101,6 +101,13 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
                 "(serve --generate); kept until the board regenerates, is done or reloads",
             },
             "round": {"type": "integer", "description": "progress only: the manifest's round"},
+            "version": {"type": "string", "description": "progress with ?since= only: the served site's build id"},
+            "rebuilt": {
+                "type": "object",
+                "description": "progress with ?since=<build id> only: the rebuilds since that build, as one "
+                "`rebuilt` event (`pages`, and `restyled`: what a page takes in place); no `pages` when they "
+                "are not all remembered (reload)",
+            },
         },
     }
     schemas["Item"] = {
@@ -276,7 +283,16 @@ def build_openapi(*, local: bool, server_url: str | None = None) -> dict[str, An
         "/api/progress": {
             "get": {
                 "summary": "A board's state",
-                "parameters": board_q,
+                "parameters": [
+                    *board_q,
+                    {
+                        "name": "since",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "string"},
+                        "description": "the site build a polling page shows (`pinup serve`)",
+                    },
+                ],
                 "responses": {"200": _json("State", "Status"), "400": _err("No board named")},
             }
         },

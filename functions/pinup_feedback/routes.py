@@ -153,7 +153,14 @@ async def status_of(ctx: Context, board: str, *, with_round: bool = True) -> dic
 async def get_progress(request: Request) -> Response:
     ctx = ctx_of(request)
     board = board_param(request)
-    return JSONResponse(await status_of(ctx, board), headers={"Cache-Control": "no-store"})
+    status = await status_of(ctx, board)
+    since = request.query_params.get("since")
+    if since is not None:  # a polling page: the site's build, and what it missed since the one it shows
+        status["version"] = ctx.boards.site_version
+        missed = ctx.boards.since_version(since)
+        if missed is not None:
+            status["rebuilt"] = missed
+    return JSONResponse(status, headers={"Cache-Control": "no-store"})
 
 
 async def get_events(request: Request) -> Response:

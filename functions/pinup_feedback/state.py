@@ -7,6 +7,9 @@ the SSE stream) and cleared when the board starts regenerating, is done, or relo
 Site pages without a board listen on the `SITE` channel. After `pinup serve` rebuilds the site
 (its watcher), `rebuilt` or `build_failed` sends one event to every stream, board or site:
 `{"type": "rebuilt", "version": id, "pages": [...]}` or `{"type": "build_error", "message": ...}`.
+A page that polls instead (no EventSource, or the stream gave up) names the version it shows
+(`since_version`) and gets the same `rebuilt` event, made of the rebuilds it missed: the last
+`REBUILDS_KEPT` are remembered, so it swaps styles in place just as a streaming page does.
 
 Thread-safe on purpose: `pinup serve --generate` publishes progress from a worker thread while
 the event loop streams it to browsers, and `pinup serve` may block on `wait_for` in another thread.
@@ -17,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -26,6 +30,8 @@ STATUSES: tuple[Status, ...] = ("serving", "regenerating", "done")
 CLOSED: dict[str, Any] = {"_closed": True}
 #: the channel of site pages (never a board slug: slugs cannot contain "*")
 SITE = "*"
+#: how many rebuilds a polling page may fall behind and still take their changes in place
+REBUILDS_KEPT = 32
 
 
 @dataclass
@@ -80,6 +86,8 @@ class BoardStates:
         self._closed = False
         self.site_version = ""  # the build id of what is served ("" before the first build is known)
         self.build_error: str | None = None  # why the last rebuild failed (the last good build is served)
+        #: the last rebuilds, oldest first: (version before, its `rebuilt` event)
+        self._rebuilds: deque[tuple[str, dict[str, Any]]] = deque(maxlen=REBUILDS_KEPT)
 
     # --- reading -------------------------------------------------------------------------
     def status(self, board: str) -> Status:
@@ -97,6 +105,27 @@ class BoardStates:
             if self.build_error is not None:
                 event["buildError"] = self.build_error
             return event
+
+    def since_version(self, version: str) -> dict[str, Any] | None:
+        """The `rebuilt` event a page showing build `version` missed: None when it shows the served
+        build (or does not know which it shows); without `pages` (a reload) when the rebuilds since
+        are not all remembered."""
+        with self._lock:
+            current = self.site_version
+            if not version or not current or version == current:
+                return None
+            chain = list(self._rebuilds)
+        starts = [i for i, (before, _event) in enumerate(chain) if before == version]
+        if not starts:
+            return {"type": "rebuilt", "version": current}
+        missed = [event for _before, event in chain[starts[-1] :]]
+        pages = list(dict.fromkeys(p for event in missed for p in event["pages"]))
+        event: dict[str, Any] = {"type": "rebuilt", "version": current, "pages": pages}
+        if all("restyled" in e for e in missed):
+            # in place only when every rebuild that changed it took it in place
+            taken = dict.fromkeys(name for e in missed for name in e["restyled"])
+            event["restyled"] = [n for n in taken if all(n in e["restyled"] or n not in e["pages"] for e in missed)]
+        return event
 
     def boards(self) -> list[str]:
         with self._lock:
@@ -158,11 +187,13 @@ class BoardStates:
     def rebuilt(self, version: str, pages: list[str], restyled: list[str] | None = None) -> None:
         """The site was rebuilt: every open page (site or board) hears it once; `restyled` names the
         changes a page takes in place (stylesheets, pages whose styles alone changed)."""
-        with self._lock:
-            self.site_version, self.build_error = version, None
         event: dict[str, Any] = {"type": "rebuilt", "version": version, "pages": pages}
         if restyled is not None:
             event["restyled"] = restyled
+        with self._lock:
+            if version != self.site_version:
+                self._rebuilds.append((self.site_version, event))
+            self.site_version, self.build_error = version, None
         self._broadcast(event)
 
     def build_failed(self, message: str) -> None:

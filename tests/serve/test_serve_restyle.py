@@ -16,8 +16,8 @@ PROSE = ("Keep exactly one primary button per screen", "Keep exactly one primary
 BORDER = "getComputedStyle(document.documentElement).getPropertyValue('--pinup-border').trim()"
 
 
-def edit(ws: Path, old: str, new: str) -> None:
-    design = ws / "DESIGN.md"
+def edit(ws: Path, old: str, new: str, name: str = "DESIGN.md") -> None:
+    design = ws / name
     text = design.read_text(encoding="utf-8")
     assert old in text
     design.write_text(text.replace(old, new, 1), encoding="utf-8")
@@ -32,8 +32,14 @@ def same_load(page: Any) -> bool:
     return bool(page.evaluate("window.pinupSameLoad === 'yes'"))
 
 
+BRIEF = ("brief: Which home screen", "brief: Which of these home screens")
+
+
 @pytest.mark.browser
-def test_a_token_edit_swaps_styles_in_place_and_a_prose_edit_reloads(browser: Any, checkout: Path) -> None:
+@pytest.mark.parametrize("query", ["", "?noSSE=1&pollInterval=150"], ids=["sse", "polling"])
+def test_a_token_edit_swaps_styles_in_place_and_a_prose_edit_reloads(browser: Any, checkout: Path, query: str) -> None:
+    """The same with the event stream and when the pages poll: a poll names the build the page
+    shows and hears what it missed, so a change of styles only is never a reload."""
     ws = checkout / "site_src"
     server = start(checkout, "--no-open", "--timeout", "0")
     context = browser.new_context(viewport={"width": 375, "height": 480})  # the served pages' own CSP applies
@@ -44,11 +50,12 @@ def test_a_token_edit_swaps_styles_in_place_and_a_prose_edit_reloads(browser: An
         colours = context.new_page()
         for tab in (guide, board, colours):
             tab.on("pageerror", lambda e: errors.append(str(e)))
-        guide.goto(f"{server.base}/guidelines.html")
-        colours.goto(f"{server.base}/colors.html")
+        guide.goto(f"{server.base}/guidelines.html{query}")
+        colours.goto(f"{server.base}/colors.html{query}")
         for tab in (guide, colours):
             tab.wait_for_function("() => window.pinupLive && window.pinupLive.version()")
-        board.goto(f"{server.base}/boards/{BOARD}/index.html")
+        with board.expect_response(lambda r: "/api/progress" in r.url or "/api/events" in r.url):
+            board.goto(f"{server.base}/boards/{BOARD}/index.html{query}")  # its first answer names the build
         board.wait_for_selector("#submit-btn")
         board.check("input[name=preferred][value=B]")
         board.fill("#overall-feedback", "Half-written thoughts")
@@ -80,6 +87,14 @@ def test_a_token_edit_swaps_styles_in_place_and_a_prose_edit_reloads(browser: An
         guide.wait_for_function("() => window.pinupLive && window.pinupLive.version()")
         assert same_load(board) and same_load(colours)
         assert board.input_value("#overall-feedback") == "Half-written thoughts"
+
+        edit(ws / "boards" / BOARD, *BRIEF, name="board.yaml")  # words on the board: a new version, the draft kept
+        board.wait_for_selector("#update-banner", state="visible")
+        assert same_load(board) and board.input_value("#overall-feedback") == "Half-written thoughts"
+        with board.expect_navigation():
+            board.click("#update-reload")
+        board.wait_for_function(f"() => document.body.textContent.includes({BRIEF[1][7:]!r})")
+        assert not same_load(board)
         assert errors == []
     finally:
         context.close()
@@ -113,3 +128,32 @@ def test_a_page_shape_ignores_styles_and_token_values_only(tmp_path: Path) -> No
     shapes.forget()  # after a failed build nothing counts as restyled until shapes are known again
     assert shapes.restyled(["index.html"]) == []
     assert shapes.restyled(["index.html"]) == ["index.html"]
+
+
+def test_a_polling_page_hears_the_rebuilds_it_missed_as_one_event() -> None:
+    from pinup_feedback.state import REBUILDS_KEPT, BoardStates
+
+    states = BoardStates()
+    states.site_version = "v1"
+    states.rebuilt("v2", ["a.html", "b.html"], ["assets/theme.css", "a.html", "b.html"])  # styles only
+    states.rebuilt("v3", ["b.html"], ["assets/theme.css"])  # b.html's words changed
+    assert states.since_version("v3") is None and states.since_version("") is None  # nothing missed, or unknown
+    assert states.since_version("v2") == {
+        "type": "rebuilt",
+        "version": "v3",
+        "pages": ["b.html"],
+        "restyled": ["assets/theme.css"],
+    }
+    # both rebuilds: a.html was only restyled, b.html changed in the second one
+    assert states.since_version("v1") == {
+        "type": "rebuilt",
+        "version": "v3",
+        "pages": ["a.html", "b.html"],
+        "restyled": ["assets/theme.css", "a.html"],
+    }
+    assert states.since_version("v0") == {"type": "rebuilt", "version": "v3"}  # not remembered: reload
+    states.rebuilt("v4", ["a.html"])  # a rebuild that did not say what it restyled: nothing in place
+    assert "restyled" not in (states.since_version("v2") or {})
+    for n in range(REBUILDS_KEPT):
+        states.rebuilt(f"w{n}", [], [])
+    assert states.since_version("v1") == {"type": "rebuilt", "version": f"w{REBUILDS_KEPT - 1}"}

@@ -449,6 +449,7 @@
   /* ---------- live updates: one event stream for the page's whole life ---------- */
   var live = { source: null, poll: null, timer: null, waiting: false, lastBody: null, closedShown: false,
                failures: 0, seenRegenerating: false, buildError: false, closedWhileSending: false,
+               siteVersion: "" /* the served build a poll last reported: the next names it, to hear what changed since */,
                epoch: 0 /* one more each time the board starts waiting for a round (this tab's request, its retry, or another reviewer's request the server reports): polls asked before are stale */ };
   function progressMessage(text) { $("#progress-message").textContent = text; }
   function reloadKeepingScroll() {
@@ -589,10 +590,14 @@
   }
   function pollOnce() {
     var asked = live.epoch; /* an answer to a poll asked before the board last started waiting is stale */
-    fetch(apiBase() + "/api/progress?board=" + encodeURIComponent(cfg.board), { cache: "no-store" })
+    fetch(apiBase() + "/api/progress?board=" + encodeURIComponent(cfg.board) + "&since=" + encodeURIComponent(live.siteVersion),
+      { cache: "no-store" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
         if (!data || asked !== live.epoch) { return; }
+        /* the rebuilds since the last poll, as the event stream tells them (styles only: in place) */
+        if (data.rebuilt && live.siteVersion) { handleState(data.rebuilt); }
+        if (typeof data.version === "string") { live.siteVersion = data.version; }
         handleState(data);
         if (live.failures && !live.source && !params.has("noSSE")) { connect(); } /* the server is back: try the stream again */
       })

@@ -7,7 +7,9 @@
  * stylesheets and inline styles in place, keeping its scroll and state, as Vite does for CSS.
  * A "build_error" shows a banner; the page keeps showing the last good build.
  * EventSource reconnects by itself (the server sends `retry:`); if it gives up, the script
- * polls /api/progress?site=1 every 2 s and goes back to SSE once the server answers.
+ * polls /api/progress?site=1 every 2 s and goes back to SSE once the server answers. A poll names
+ * the build the page shows (`since`); the answer carries the `rebuilt` event of what it missed,
+ * so a change of styles only is taken in place when polling too.
  * ?noSSE=1 forces polling and ?pollInterval=<ms> changes its interval (for tests).
  */
 (function () {
@@ -19,6 +21,7 @@
   var version = null;
   var source = null;
   var timer = null;
+  var reloading = false;
 
   function restoreScroll() {
     var saved = null;
@@ -32,6 +35,8 @@
   }
 
   function reload() {
+    if (reloading) { return; }
+    reloading = true;
     try { sessionStorage.setItem(KEY, String(window.scrollY)); } catch (e) { /* private mode */ }
     location.reload();
   }
@@ -131,9 +136,10 @@
 
   function poll() {
     timer = null;
-    fetch("/api/progress?site=1", { cache: "no-store" })
+    fetch("/api/progress?site=1&since=" + encodeURIComponent(version || ""), { cache: "no-store" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
+        if (data && data.rebuilt && version !== null) { handle(data.rebuilt); }
         if (data) { handle(data); }
         if (data && useSSE) { connect(); } else { timer = setTimeout(poll, pollInterval); }
       })
