@@ -161,6 +161,9 @@ def main() -> None:
                     flush=True,
                 )
             browser.close()
+    except Exception:
+        print("pinup serve said:\n" + "\n".join(lines[-20:]), file=sys.stderr)
+        raise
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
@@ -182,7 +185,10 @@ def main() -> None:
     print(
         f"token edits in place: {'met' if goal <= 0.3 else 'NOT met'} (goal <= 0.3 s); pages kept (no reload) {kept} of {2 * args.runs}"
     )
-    print(f"in place / reload (same run): {medians['token, site page'] / medians['prose']:.2f}")
+    print(
+        "in place / reload of the guidelines page (same run): "
+        f"site page {medians['token, site page'] / medians['prose']:.2f}, board {medians['token, board'] / medians['prose']:.2f}"
+    )
     if rebuilds:
         print(f"server rebuild (watcher, incremental): median {statistics.median(rebuilds):.3f} s over {len(rebuilds)}")
     print(f"baseline: edit then a whole `pinup build` process: median {statistics.median(baseline):.3f} s")
