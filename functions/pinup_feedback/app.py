@@ -70,8 +70,13 @@ class SiteFiles:
         headers = [
             (k, v) for k, v in scope.get("headers", []) if k.lower() not in (b"if-none-match", b"if-modified-since")
         ]
+        # a page's script hashes matter only where it is a document: a script's fetch() of it (a page
+        # taking new styles in place) gets the policy without them, at none of the parsing's cost
+        fetched = dict(scope.get("headers", [])).get(b"sec-fetch-dest") == b"empty"
         await self.files(
-            {**scope, "headers": headers}, receive, with_security_headers(send, variant_file(parts), self.frames)
+            {**scope, "headers": headers},
+            receive,
+            with_security_headers(send, variant_file(parts), self.frames, hash_scripts=not fetched),
         )
 
 
@@ -86,9 +91,12 @@ def variant_file(parts: list[str]) -> bool:
     return len(parts) >= 3 and parts[0] == "boards" and not (len(parts) == 3 and parts[2] in BOARD_PAGES)
 
 
-def with_security_headers(send: Send, sandbox: bool = False, frames: tuple[str, ...] = ()) -> Send:
+def with_security_headers(
+    send: Send, sandbox: bool = False, frames: tuple[str, ...] = (), *, hash_scripts: bool = True
+) -> Send:
     """Add the CSP (hashing an HTML page's inline scripts, so the page is held until complete),
-    nosniff and no-referrer to every site response (`sandbox`: a variant's file)."""
+    nosniff and no-referrer to every site response (`sandbox`: a variant's file; `hash_scripts`
+    False: a response no browser runs as a page, whose policy allows no inline script at all)."""
     from .csp import STATIC_HEADERS, policy
 
     held: list[Message] = []
@@ -102,7 +110,7 @@ def with_security_headers(send: Send, sandbox: bool = False, frames: tuple[str, 
     async def wrapped(message: Message) -> None:
         if message["type"] == "http.response.start":
             ctype = dict(message.get("headers", [])).get(b"content-type", b"")
-            if ctype.startswith(b"text/html"):
+            if ctype.startswith(b"text/html") and hash_scripts:
                 held.append(message)
                 return
             await send(start(message, None))
@@ -112,7 +120,11 @@ def with_security_headers(send: Send, sandbox: bool = False, frames: tuple[str, 
             if message.get("more_body", False):
                 return
             body = b"".join(m.get("body", b"") for m in held[1:])
-            await send(start(held[0], body.decode("utf-8", "replace")))
+            from starlette.concurrency import run_in_threadpool
+
+            # hashing parses the whole page: beside the event loop, so the other requests under way
+            # (another tab taking new styles, an event stream) are answered meanwhile
+            await send(await run_in_threadpool(start, held[0], body.decode("utf-8", "replace")))
             await send({"type": "http.response.body", "body": body})
             held.clear()
             return

@@ -157,3 +157,59 @@ def test_a_polling_page_hears_the_rebuilds_it_missed_as_one_event() -> None:
     for n in range(REBUILDS_KEPT):
         states.rebuilt(f"w{n}", [], [])
     assert states.since_version("v1") == {"type": "rebuilt", "version": f"w{REBUILDS_KEPT - 1}"}
+
+
+def test_a_page_fetched_by_a_script_skips_the_script_hashes_only_a_document_needs(checkout: Path) -> None:
+    """A board takes new styles by fetching its own page; hashing the page's inline scripts for a
+    CSP is work for a document only (and the larger part of serving a board), so a fetch skips it
+    and gets a policy that allows no inline script at all."""
+    import httpx
+
+    server = start(checkout, "--no-open", "--timeout", "0")
+    try:
+        url = f"{server.base}/boards/{BOARD}/index.html"
+        page = httpx.get(url, headers={"Sec-Fetch-Dest": "document"})
+        fetched = httpx.get(url, headers={"Sec-Fetch-Dest": "empty"})
+        assert page.status_code == fetched.status_code == 200 and page.content == fetched.content
+        assert "'sha256-" in page.headers["content-security-policy"]
+        policy = fetched.headers["content-security-policy"]
+        assert policy.split("; ")[0] == "script-src 'self'" and "'sha256-" not in policy
+    finally:
+        server.stop()
+
+
+def test_hashing_a_large_page_for_its_policy_does_not_hold_up_the_other_requests(checkout: Path) -> None:
+    """A token edit reloads some tabs (their page shows the value as text) while others fetch new
+    styles: hashing the reloading pages' scripts must not make the others wait."""
+    import asyncio
+    import time
+
+    import httpx
+
+    server = start(checkout, "--no-open", "--timeout", "0")
+    row = "<p><span class=a>x</span><b>y</b><i title=t>z</i></p>\n"
+    (checkout / "site" / "large.html").write_text(  # takes the policy's parser a second or more
+        "<!doctype html><html><head><script>1</script></head><body>" + row * 25_000 + "</body></html>",
+        encoding="utf-8",
+    )
+
+    async def race() -> tuple[float, float]:
+        async with httpx.AsyncClient(base_url=server.base, timeout=60) as client:
+
+            async def large() -> float:
+                async with client.stream("GET", "/large.html", headers={"Sec-Fetch-Dest": "document"}) as r:
+                    assert r.status_code == 200 and "'sha256-" in r.headers["content-security-policy"]
+                    return time.monotonic()
+
+            async def small() -> float:
+                await asyncio.sleep(0.3)  # the large page is being hashed by now
+                assert (await client.get("/assets/theme.css")).status_code == 200
+                return time.monotonic()
+
+            return tuple(await asyncio.gather(large(), small()))  # type: ignore[return-value]
+
+    try:
+        large_at, small_at = asyncio.run(race())
+        assert small_at < large_at  # answered while the large page was still being hashed
+    finally:
+        server.stop()
