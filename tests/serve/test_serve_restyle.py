@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serve_helpers import BOARD, start
+from serve_helpers import BOARD, start, wait_until
 
 from pinup.serve.restyle import PageShapes, shape
 
@@ -181,8 +181,8 @@ def test_a_page_fetched_by_a_script_skips_the_script_hashes_only_a_document_need
 def test_hashing_a_large_page_for_its_policy_does_not_hold_up_the_other_requests(checkout: Path) -> None:
     """A token edit reloads some tabs (their page shows the value as text) while others fetch new
     styles: hashing the reloading pages' scripts must not make the others wait."""
-    import asyncio
     import time
+    from concurrent.futures import ThreadPoolExecutor
 
     import httpx
 
@@ -193,23 +193,40 @@ def test_hashing_a_large_page_for_its_policy_does_not_hold_up_the_other_requests
         encoding="utf-8",
     )
 
-    async def race() -> tuple[float, float]:
-        async with httpx.AsyncClient(base_url=server.base, timeout=60) as client:
-
-            async def large() -> float:
-                async with client.stream("GET", "/large.html", headers={"Sec-Fetch-Dest": "document"}) as r:
-                    assert r.status_code == 200 and "'sha256-" in r.headers["content-security-policy"]
-                    return time.monotonic()
-
-            async def small() -> float:
-                await asyncio.sleep(0.3)  # the large page is being hashed by now
-                assert (await client.get("/assets/theme.css")).status_code == 200
-                return time.monotonic()
-
-            return tuple(await asyncio.gather(large(), small()))  # type: ignore[return-value]
+    def large() -> float:
+        with httpx.stream("GET", f"{server.base}/large.html", headers={"Sec-Fetch-Dest": "document"}, timeout=60) as r:
+            assert r.status_code == 200 and "'sha256-" in r.headers["content-security-policy"]
+            return time.monotonic()
 
     try:
-        large_at, small_at = asyncio.run(race())
-        assert small_at < large_at  # answered while the large page was still being hashed
+        with ThreadPoolExecutor(1) as pool:
+            large_at = pool.submit(large)
+            time.sleep(0.3)  # the large page is being hashed by now
+            assert httpx.get(f"{server.base}/assets/theme.css").status_code == 200
+            small_at = time.monotonic()
+            assert small_at < large_at.result()  # answered while the large page was still being hashed
     finally:
+        server.stop()
+
+
+@pytest.mark.browser
+def test_a_rebuild_between_loading_a_page_and_its_script_connecting_is_not_missed(browser: Any, checkout: Path) -> None:
+    """The page names the build it came from: a rebuild that lands before its live script asks the
+    server (a slow tab, a reload racing a quick edit) still brings the page up to date."""
+    ws = checkout / "site_src"
+    server = start(checkout, "--no-open", "--timeout", "0")
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        held: list[Any] = []
+        page.route("**/_pinup/live.js", lambda route: held.append(route))  # answered after the edit's build
+        page.goto(f"{server.base}/colors.html", wait_until="commit")
+        page.wait_for_function("() => document.body && document.body.textContent.includes('#7b7567')")
+        assert wait_until(lambda: held)
+        edit(ws, *OUTLINE)  # the colours page shows the value as text
+        assert wait_until(lambda: server.has("SERVE_REBUILT:"))
+        held[0].continue_()
+        page.wait_for_function("() => document.body && document.body.textContent.includes('#7b7511')")
+    finally:
+        context.close()
         server.stop()

@@ -2,7 +2,9 @@
 the built files never carry either.
 
 An ASGI wrapper around the feedback app: it serves `/_pinup/live.js` and adds one
-`<script src="/_pinup/live.js" defer>` to the HTML site pages it serves. Board pages follow the
+`<script src="/_pinup/live.js" data-version="<build id>" defer>` to the HTML site pages it serves.
+The build id is the one served when the request came in (a page is never older than that), so a
+rebuild that lands before the page's script connects is not missed. Board pages follow the
 event stream themselves (keeping drafts); they get `<meta name="pinup-serve">` instead, which tells
 the board that this origin answers `/api/…`. A static copy of the same page (any file server,
 `file://`) has no marker, so the board never asks for an API that is not there. Variant files
@@ -12,13 +14,14 @@ under `boards/<slug>/` are left as they are, so a variant in its sandboxed frame
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
+from html import escape
 from pathlib import Path
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 LIVE_PATH = "/_pinup/live.js"
-SCRIPT = f'<script src="{LIVE_PATH}" defer></script>'.encode()
 LIVE_JS = Path(__file__).resolve().parent.parent / "static" / "live" / "live.js"
 #: what board.js looks for before it talks to this origin's feedback API
 SERVED_MARKER = b'<meta name="pinup-serve" content="api">'
@@ -44,10 +47,11 @@ def is_board_page(path: str) -> bool:
     return _BOARD_PAGE.fullmatch(path) is not None
 
 
-def inject(body: bytes) -> bytes:
-    """The page with the script before its last </body> (or at the end)."""
+def inject(body: bytes, version: str = "") -> bytes:
+    """The page with the script, naming the build `version`, before its last </body> (or at the end)."""
+    script = f'<script src="{LIVE_PATH}" data-version="{escape(version)}" defer></script>'.encode()
     at = body.lower().rfind(b"</body>")
-    return body + SCRIPT if at < 0 else body[:at] + SCRIPT + body[at:]
+    return body + script if at < 0 else body[:at] + script + body[at:]
 
 
 def mark_served(body: bytes) -> bytes:
@@ -57,8 +61,9 @@ def mark_served(body: bytes) -> bytes:
 
 
 class LiveReload:
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, version: Callable[[], str] = str) -> None:
         self.app = app
+        self.version = version  # the served build's id
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -72,7 +77,9 @@ class LiveReload:
             await self.app(scope, receive, send)
             return
         if is_site_page(path):
-            edit = inject
+            # the build served before the page is read: the page is that build or a newer one
+            edit: Callable[[bytes], bytes] = partial(inject, version=self.version())
+
         elif is_board_page(path):
             edit = mark_served
         else:

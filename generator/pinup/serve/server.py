@@ -202,7 +202,7 @@ class ServeSession:
         app = create_app(settings, hooks=hooks, boards=boards)
         self._restore(app.state.ctx, boards)
         self._lifecycle = app.state.ctx.lifecycle
-        return BuildGate(LiveReload(app), self.ws.out)
+        return BuildGate(LiveReload(app, lambda: boards.site_version), self.ws.out)
 
     def _restore(self, ctx: Any, boards: BoardStates) -> None:
         """The promises of earlier sessions: receipts from the store, then closed/pending per board."""

@@ -18,7 +18,8 @@
   var pollInterval = Number(params.get("pollInterval")) || 2000;
   var useSSE = params.get("noSSE") !== "1" && typeof EventSource === "function";
   var KEY = "pinup-live-scroll:" + location.pathname;
-  var version = null;
+  /* the build this page came from (the server names it): a rebuild before the stream connects still counts */
+  var version = (document.currentScript && document.currentScript.getAttribute("data-version")) || null;
   var source = null;
   var timer = null;
   var reloading = false;
