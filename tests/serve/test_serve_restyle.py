@@ -230,3 +230,37 @@ def test_a_rebuild_between_loading_a_page_and_its_script_connecting_is_not_misse
     finally:
         context.close()
         server.stop()
+
+
+@pytest.mark.browser
+def test_a_polling_board_takes_a_rebuild_before_its_first_poll_in_place(browser: Any, checkout: Path) -> None:
+    ws = checkout / "site_src"
+    server = start(checkout, "--no-open", "--timeout", "0")
+    context = browser.new_context()
+    try:
+        board = context.new_page()
+        held: list[Any] = []
+        released: list[bool] = []
+
+        def hold(route: Any) -> None:  # every poll is answered after the edit's build
+            if released:
+                route.continue_()
+            else:
+                held.append(route)
+
+        board.route("**/api/progress*", hold)
+        board.goto(f"{server.base}/boards/{BOARD}/index.html?noSSE=1&pollInterval=150")
+        board.wait_for_selector("#submit-btn")
+        assert wait_until(lambda: held)
+        board.fill("#overall-feedback", "Half-written thoughts")
+        mark(board)
+        edit(ws, *OUTLINE)
+        assert wait_until(lambda: server.has("SERVE_REBUILT:"))
+        released.append(True)
+        for route in held:
+            route.continue_()
+        board.wait_for_function(f"() => {BORDER} === '#7b7511'")
+        assert same_load(board) and board.input_value("#overall-feedback") == "Half-written thoughts"
+    finally:
+        context.close()
+        server.stop()

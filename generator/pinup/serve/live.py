@@ -6,7 +6,7 @@ An ASGI wrapper around the feedback app: it serves `/_pinup/live.js` and adds on
 The build id is the one served when the request came in (a page is never older than that), so a
 rebuild that lands before the page's script connects is not missed. Board pages follow the
 event stream themselves (keeping drafts); they get `<meta name="pinup-serve">` instead, which tells
-the board that this origin answers `/api/…`. A static copy of the same page (any file server,
+the board that this origin answers `/api/…`, and `<meta name="pinup-build">`, the build id. A static copy of the same page (any file server,
 `file://`) has no marker, so the board never asks for an API that is not there. Variant files
 under `boards/<slug>/` are left as they are, so a variant in its sandboxed frame never reloads.
 """
@@ -54,10 +54,11 @@ def inject(body: bytes, version: str = "") -> bytes:
     return body + script if at < 0 else body[:at] + script + body[at:]
 
 
-def mark_served(body: bytes) -> bytes:
-    """The board page with the marker in its head, before the board's script reads it."""
+def mark_served(body: bytes, version: str = "") -> bytes:
+    """The board page with the marker and the build `version` in its head, for the board's script."""
+    marker = SERVED_MARKER + f'\n<meta name="pinup-build" content="{escape(version)}">'.encode()
     at = body.lower().find(b"</head>")
-    return SERVED_MARKER + body if at < 0 else body[:at] + SERVED_MARKER + b"\n" + body[at:]
+    return marker + body if at < 0 else body[:at] + marker + b"\n" + body[at:]
 
 
 class LiveReload:
@@ -76,12 +77,11 @@ class LiveReload:
         if scope["method"] != "GET":
             await self.app(scope, receive, send)
             return
+        # the build served before the page is read: the page is that build or a newer one
         if is_site_page(path):
-            # the build served before the page is read: the page is that build or a newer one
             edit: Callable[[bytes], bytes] = partial(inject, version=self.version())
-
         elif is_board_page(path):
-            edit = mark_served
+            edit = partial(mark_served, version=self.version())
         else:
             await self.app(scope, receive, send)
             return

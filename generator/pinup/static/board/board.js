@@ -449,7 +449,8 @@
   /* ---------- live updates: one event stream for the page's whole life ---------- */
   var live = { source: null, poll: null, timer: null, waiting: false, lastBody: null, closedShown: false,
                failures: 0, seenRegenerating: false, buildError: false, closedWhileSending: false,
-               siteVersion: "" /* the served build a poll last reported: the next names it, to hear what changed since */,
+               /* the site build this page came from, then the one a poll last reported: the next poll names it, to hear what changed since */
+               siteVersion: ($('meta[name="pinup-build"]') || { content: "" }).content,
                epoch: 0 /* one more each time the board starts waiting for a round (this tab's request, its retry, or another reviewer's request the server reports): polls asked before are stale */ };
   function progressMessage(text) { $("#progress-message").textContent = text; }
   function reloadKeepingScroll() {
