@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import unquote
@@ -26,9 +27,11 @@ _NETWORK = re.compile(r"^\s*(?:(?:https?|wss?|ftp):|//)", re.IGNORECASE)
 _NAMESPACE = re.compile(r"^\s*https?://www\.w3\.org/", re.IGNORECASE)
 _SCRIPT_URL = re.compile(r"""(?i)(?:\b(?:https?|wss?|ftp):|(?<=["'`(])\s*)//[^\s'"`)<>]+""")
 _CSS_IMPORT = re.compile(r"(?is)@import\b[^;]*;?")
-# The spaces after `url(` are taken whole (`\s*+`): giving some back to `(.*?)` finds nothing more,
-# and trying every split of a long run of spaces is cubic.
-_CSS_URL = re.compile(r"""(?is)url\(\s*+(['"]?)(.*?)\1\s*\)""")
+#: The opening of a CSS `url(...)`; `css_urls` finds its end. One pattern for the whole reference,
+#: `url\(\s*(['"]?)(.*?)\1\s*\)`, scanned to the end of the text from every `url(` that was not
+#: closed, and tried every split of each run of spaces in it.
+_CSS_URL_OPEN = re.compile(r"(?i)url\(\s*+")
+_CSS_URL_CLOSE = {quote: re.compile(quote + r"\s*+\)") for quote in ("'", '"')}
 #: `image-set()` takes bare strings as image URLs (not only `url()`).
 _CSS_IMAGE_SET = re.compile(r"""(?is)(?:-webkit-)?image-set\((?:[^()]|\([^()]*\))*\)""")
 _CSS_STRING = re.compile(r"""(['"])(.*?)\1""", re.DOTALL)
@@ -143,13 +146,20 @@ def _clean_css(css: str, stripped: list[str], where: str) -> str:
         stripped.append(f"@import in {where}")
         return ""
 
-    def drop_url(match: re.Match[str]) -> str:
-        target = match.group(2)
-        if is_external_ref(target):
-            kind = "network" if is_network_url(target) else "external"
-            stripped.append(f"{kind} url() in {where}: {target[:80]}")
-            return "none"
-        return match.group(0)
+    def drop_urls(css: str) -> str:
+        pieces: list[str] = []
+        last = 0
+        for start, end, target in css_urls(css):
+            pieces.append(css[last:start])
+            if is_external_ref(target):
+                kind = "network" if is_network_url(target) else "external"
+                stripped.append(f"{kind} url() in {where}: {target[:80]}")
+                pieces.append("none")
+            else:
+                pieces.append(css[start:end])
+            last = end
+        pieces.append(css[last:])
+        return "".join(pieces)
 
     def drop_image_set(match: re.Match[str]) -> str:
         strings = [m.group(2) for m in _CSS_STRING.finditer(match.group(0))]
@@ -159,8 +169,36 @@ def _clean_css(css: str, stripped: list[str], where: str) -> str:
         return match.group(0)
 
     css = _CSS_IMPORT.sub(drop_import, css)
-    css = _CSS_URL.sub(drop_url, css)
+    css = drop_urls(css)
     return _CSS_IMAGE_SET.sub(drop_image_set, css)
+
+
+def css_urls(css: str) -> Iterator[tuple[int, int, str]]:
+    r"""Each `url(...)` in `css` as (start, end, target), as `url\(\s*(['"]?)(.*?)\1\s*\)` reads them.
+
+    A quoted target ends at the first quote followed by `)`; without one (or unquoted) the target
+    runs to the first `)`, less the spaces before it. Once a quote has no closing left, later
+    `url(` openings with that quote are not scanned again, so the work is linear in the text.
+    """
+    pos = 0
+    unclosed: set[str] = set()
+    while opening := _CSS_URL_OPEN.search(css, pos):
+        body = opening.end()
+        quote = css[body : body + 1]
+        close = None
+        if quote in _CSS_URL_CLOSE and quote not in unclosed:
+            close = _CSS_URL_CLOSE[quote].search(css, body + 1)
+            if close is None:
+                unclosed.add(quote)
+        if close is not None:
+            yield opening.start(), close.end(), css[body + 1 : close.start()]
+            pos = close.end()
+            continue
+        paren = css.find(")", body)
+        if paren < 0:
+            return
+        yield opening.start(), paren + 1, css[body:paren].rstrip()
+        pos = paren + 1
 
 
 class _Scanner(HTMLParser):

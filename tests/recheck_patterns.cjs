@@ -1,0 +1,20 @@
+// Checks regular expressions for super-linear backtracking with recheck, all in one node process.
+//
+// Reads one JSON array of [source, flags] pairs on stdin (JavaScript syntax; tests/regex_audit.py
+// writes Python's patterns that way) and prints one JSON array of verdicts back, in the same order:
+// {status, checker, complexity, attack}. The fuzzer's seed is fixed so two runs agree.
+const { readFileSync } = require("node:fs");
+const { checkSync } = require("recheck");
+
+const input = readFileSync(0, "utf8");
+const verdicts = JSON.parse(input).map(([source, flags]) => {
+  const result = checkSync(source, flags, { randomSeed: 7, timeout: 20000 });
+  return {
+    status: result.status,
+    checker: result.checker ?? null,
+    complexity: result.complexity?.summary ?? null,
+    attack: result.attack?.pattern ?? null,
+    error: result.error ? String(result.error.kind ?? result.error.message ?? result.error) : null,
+  };
+});
+process.stdout.write(JSON.stringify(verdicts));
