@@ -22,6 +22,12 @@ import regex_audit
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pinup import handoff_zip, mkdocs_plugin, theme
+from pinup.designmd.rules import orphaned_tokens
+from pinup.docsite import colors, problems
+from pinup.generate import validate
+from pinup.serve import proxy
+
 HERE = Path(__file__).resolve().parent
 SLOW = HERE / "slow"
 
@@ -34,14 +40,6 @@ ALLOWED: dict[str | bytes, str] = {
     r"""'([^']*)'(?: +#.*| *)\Z""": "designmd/yamlsimple.py (the YAML engineers'): one YAML line, no `\\n`; reported",
     r"^[0-9][0-9A-Za-z:._+-]*-(final|regenerate)-[A-Za-z0-9_.-]+\.json$": (
         "hosted/records.py: S3 object keys, at most 1,024 bytes"
-    ),
-    r'<p class="pinup-note">(.*?)</p>': "mkdocs_plugin.py: pinup's own rendered fragment, every note closed",
-    rb"<head\b[^>]*>": "serve/proxy.py: the HTML of the developer's own app on loopback (pinup review)",
-    rb"<html\b[^>]*>": "serve/proxy.py: the HTML of the developer's own app on loopback (pinup review)",
-    r"```[a-zA-Z0-9_-]*\s*\n(.*?)```": "generate/validate.py: a model's answer, capped by max_output_tokens",
-    r"(?is)<!doctype\s+html\b[^>]*>|<html\b": "generate/validate.py: a model's answer, capped by max_output_tokens",
-    r"""url\(\s*(['"]?)([^'")]+)\1\s*\)|@import\s+(['"])([^'"]+)\3""": (
-        "handoff_zip.py: the CSS of a variant already on disk, written by pinup generate or the designer"
     ),
 }
 
@@ -118,8 +116,12 @@ def test_recheck_flags_each_pattern_this_audit_rewrote() -> None:
         r"""(?is)url\(\s*+(['"]?)(.*?)\1\s*\)""",
         r"-container.*\Z",
         r"(\d+)%",
+        OLD_FENCE.pattern,
+        OLD_DOC_START.pattern,
+        OLD_HANDOFF_URL.pattern,
+        OLD_NOTE.pattern,
     ]
-    flags = [0, re.M, 0, 0, 0, 0]
+    flags = [0, re.M, 0, 0, 0, 0, re.S, 0, 0, re.S]
     sites = [regex_audit.Site("old", p, f, False) for p, f in zip(old, flags, strict=True)]
     sites.append(regex_audit.Site("old", r"[+-]?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?)", 0, True))
     assert [v["status"] for v in _recheck(sites)] == ["vulnerable"] * len(sites)
@@ -142,8 +144,6 @@ OLD_CODE_SPAN = re.compile(r"`[^`]*`|\*\*[^*]*\*\*|\S+-dark\b")
 
 @given(st.text(alphabet=" \t\n\r#ab", max_size=30))
 def test_the_title_is_read_as_before(preamble: str) -> None:
-    from pinup.docsite import problems
-
     old = OLD_H1.search(preamble)
     new = problems._H1.search(preamble)
     # the old pattern also took a heading of spaces alone as an empty title; the new one reads on
@@ -152,8 +152,6 @@ def test_the_title_is_read_as_before(preamble: str) -> None:
 
 @given(st.text(alphabet="ab( )\n-", max_size=30))
 def test_parentheses_are_dropped_as_before(label: str) -> None:
-    from pinup.docsite import colors
-
     colors._norm.cache_clear()
     assert colors._norm(label) == " ".join(re.sub(r"[^a-z0-9]+", " ", OLD_PARENS.sub("", label.lower())).split())
 
@@ -161,8 +159,6 @@ def test_parentheses_are_dropped_as_before(label: str) -> None:
 @given(st.lists(st.sampled_from(["a", "-dark", "-", "x-dark", "`b`", "**c**", " ", "\n"]), max_size=12).map("".join))
 def test_code_spans_and_dark_words_are_dropped_as_before_between_spaces(text: str) -> None:
     """Equal where every word stands between white space (a `-dark` word glued to a code span is left now)."""
-    from pinup import theme
-
     words = text.split()
     if any(("`" in w or "*" in w) and w not in ("`b`", "**c**") for w in words):
         return
@@ -171,8 +167,6 @@ def test_code_spans_and_dark_words_are_dropped_as_before_between_spaces(text: st
 
 @given(st.text(alphabet="ab-\ncontainerfixd", max_size=40))
 def test_container_and_fixed_suffixes_are_cut_as_before(name: str) -> None:
-    from pinup.designmd.rules import orphaned_tokens
-
     orphaned_tokens.family.cache_clear()
     bare = re.sub(r"^on-", "", re.sub(r"^inverse-", "", re.sub(r"^on-", "", name, count=1), count=1), count=1)
     old = re.sub(
@@ -183,17 +177,75 @@ def test_container_and_fixed_suffixes_are_cut_as_before(name: str) -> None:
     assert orphaned_tokens.family(name) == old
 
 
+OLD_FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n(.*?)```", re.DOTALL)
+OLD_DOC_START = re.compile(r"(?is)<!doctype\s+html\b[^>]*>|<html\b")
+OLD_HANDOFF_URL = re.compile(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)|@import\s+(['"])([^'"]+)\3""")
+OLD_HEAD = re.compile(rb"<head\b[^>]*>", re.IGNORECASE)
+OLD_NOTE = re.compile(r'<p class="pinup-note">(.*?)</p>', re.S)
+
+markup = st.lists(
+    st.sampled_from(
+        ["<!doctype html", "<!DOCTYPE  HTML", "<html", "<head", ">", " ", "\n", "a", "```", "```html", "x"]
+    ),
+    max_size=12,
+).map("".join)
+
+
+@given(markup)
+def test_fences_and_the_document_start_are_found_as_before(answer: str) -> None:
+    assert validate._FENCE.findall(answer) == OLD_FENCE.findall(answer)
+    old = OLD_DOC_START.search(answer)
+    assert validate._doc_start(answer) == (old.start() if old else None)
+
+
+@given(markup)
+def test_the_overlay_goes_where_it_went(page: str) -> None:
+    html = page.encode()
+    for old, new in ((OLD_HEAD, proxy._HEAD), (re.compile(rb"<html\b[^>]*>", re.I), proxy._HTML)):
+        before, after = old.search(html), new.search(html)
+        assert (before.end() if before else None) == (after.end() if after and after.group(0).endswith(b">") else None)
+
+
+@given(st.lists(st.sampled_from(['<p class="pinup-note">', "</p>", "a", "\n", "<p>"]), max_size=10).map("".join))
+def test_notes_become_admonitions_as_before(body: str) -> None:
+    old = OLD_NOTE.sub(r'<div class="admonition note pinup-note"><p>\1</p></div>', body)
+    assert mkdocs_plugin.materialize(body) == old
+
+
+@given(
+    st.lists(st.sampled_from(["url(", "@import ", "'", '"', ")", " ", "a", "b.png", "\n"]), max_size=10).map("".join)
+)
+def test_handoff_css_references_are_read_as_before(css: str) -> None:
+    """Equal except where the old pattern read `(` inside a target or a target of spaces alone."""
+    old = [m.group(2) or m.group(4) for m in OLD_HANDOFF_URL.finditer(css)]
+    if any(not target.strip() for target in old):
+        return
+    assert handoff_zip.css_urls(css) == old
+
+
 # --- slow inputs, each in a fresh process -----------------------------------------------------
 
 
-@pytest.mark.parametrize("path", sorted(SLOW.glob("*.css")), ids=lambda p: p.name)
-def test_each_slow_css_is_cleaned_in_a_fresh_process_well_inside_its_timeout(path: Path) -> None:
-    """The model's CSS goes through `_clean_css`; the old `url()` pattern took minutes on these."""
-    code = (
-        "import sys; from pinup.generate.validate import _clean_css;"
-        "out = _clean_css(open(sys.argv[1], encoding='utf-8').read(), [], 'x'); print(len(out))"
-    )
-    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=60)
+#: how each slow input outside DESIGN.md is read: the file's text is `text`.
+READERS = {
+    "css-url-unclosed.css": "from pinup.generate.validate import _clean_css; _clean_css(text, [], 'x')",
+    "answer-fence-blank-lines.txt": (
+        "from pinup.generate.validate import InvalidOutput, extract_document\n"
+        "try:\n    extract_document(text)\nexcept InvalidOutput:\n    pass"
+    ),
+    "handoff-url-spaces.css": "from pinup.handoff_zip import css_urls; css_urls(text)",
+}
+
+
+def test_every_slow_input_has_a_reader() -> None:
+    assert sorted(p.name for p in SLOW.iterdir()) == sorted(READERS)
+
+
+@pytest.mark.parametrize("name", sorted(READERS))
+def test_each_slow_input_is_read_in_a_fresh_process_well_inside_its_timeout(name: str) -> None:
+    """A model's answer, its CSS and a variant's CSS; the old patterns took minutes on these."""
+    code = f"import sys\ntext = open(sys.argv[1], encoding='utf-8').read()\n{READERS[name]}\n"
+    done = subprocess.run([sys.executable, "-c", code, str(SLOW / name)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
 
 

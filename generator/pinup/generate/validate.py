@@ -37,8 +37,14 @@ _CSS_IMAGE_SET = re.compile(r"""(?is)(?:-webkit-)?image-set\((?:[^()]|\([^()]*\)
 _CSS_STRING = re.compile(r"""(['"])(.*?)\1""", re.DOTALL)
 #: References that stay inside the document: fragments and inline data.
 _INLINE_REF = re.compile(r"^\s*(?:#|data:|blob:|about:blank\s*$|$)", re.IGNORECASE)
-_FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n(.*?)```", re.DOTALL)
-_DOC_START = re.compile(r"(?is)<!doctype\s+html\b[^>]*>|<html\b")
+#: the spaces up to the fence's line end are taken whole: handing some back to `(.*?)` never finds a
+#: closing fence the first try missed, and tried every split of a long run of blank lines.
+_FENCE = re.compile(r"```[a-zA-Z0-9_-]*+(?>\s*\n)(.*?)```", re.DOTALL)
+#: `<!doctype html ...>` or `<html`. A doctype with no `>` after it takes the rest of the text
+#: (group 1 unset), so the next doctype is not scanned to the end again; `_doc_start` looks for
+#: `<html` past it.
+_DOC_START = re.compile(r"(?is)<!doctype\s++html\b[^>]*+(>)?|<html\b")
+_HTML_OPEN = re.compile(r"(?i)<html\b")
 _DOC_END = re.compile(r"(?is)</html\s*>")
 
 #: Attributes that fetch what they name; on these even a relative path is another file.
@@ -334,22 +340,33 @@ def _scan(text: str) -> _Scanner:
     return scanner
 
 
+def _doc_start(text: str) -> int | None:
+    r"""Where `(?is)<!doctype\s+html\b[^>]*>|<html\b` first matches in `text`, in one pass."""
+    found = _DOC_START.search(text)
+    if found is None:
+        return None
+    if found.group(0).startswith("<!") and found.group(1) is None:  # no `>` left: only `<html` can match
+        html_open = _HTML_OPEN.search(text, found.start())
+        return None if html_open is None else html_open.start()
+    return found.start()
+
+
 def extract_document(answer: str) -> tuple[str, list[str]]:
     """The one HTML document in a model answer (fences and chatter removed)."""
     notes: list[str] = []
     text = answer
     for block in _FENCE.findall(answer):
-        if _DOC_START.search(block):
+        if _doc_start(block) is not None:
             text = block
             notes.append("markdown code fence")
             break
-    starts = list(_DOC_START.finditer(text))
-    if not starts:
+    begin = _doc_start(text)
+    if begin is None:
         raise InvalidOutput("no HTML document in the answer (expected <!DOCTYPE html> … </html>)")
     ends = list(_DOC_END.finditer(text))
     if not ends:
         raise InvalidOutput("the HTML document is incomplete (no closing </html>; was the answer cut off?)")
-    begin, finish = starts[0].start(), ends[-1].end()
+    finish = ends[-1].end()
     if text[:begin].strip() or text[finish:].strip():
         notes.append("text outside the HTML document")
     return text[begin:finish], notes
