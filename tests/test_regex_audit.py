@@ -111,20 +111,21 @@ def test_every_pattern_is_linear_or_allowed_with_a_reason() -> None:
 
 
 def test_recheck_flags_each_pattern_this_audit_rewrote() -> None:
-    """The analyser and the translation do see the old shapes (a check that always says safe would pass above)."""
+    """The analyser and the translation do see the old shapes (a check that always says safe would pass above).
+
+    The two old `url()` patterns are left out: their back-references send recheck to its fuzzer, a
+    minute each; their equivalence tests and slow fixtures stand for them."""
     old = [
         r"`[^`]*`|\*\*[^*]*\*\*|\S+-dark\b",
         r"^\s*#\s+(.+?)\s*#*\s*$",
         r"\(.*?\)",
-        r"""(?is)url\(\s*+(['"]?)(.*?)\1\s*\)""",
         r"-container.*\Z",
         r"(\d+)%",
         OLD_FENCE.pattern,
         OLD_DOC_START.pattern,
-        OLD_HANDOFF_URL.pattern,
         OLD_NOTE.pattern,
     ]
-    flags = [0, re.M, 0, 0, 0, 0, re.S, 0, 0, re.S]
+    flags = [0, re.M, 0, 0, 0, re.S, 0, re.S]
     sites = [regex_audit.Site("old", p, f, False) for p, f in zip(old, flags, strict=True)]
     sites.append(regex_audit.Site("old", r"[+-]?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?)", 0, True))
     assert [v["status"] for v in _recheck(sites)] == ["vulnerable"] * len(sites)
@@ -221,7 +222,7 @@ def test_notes_become_admonitions_as_before(body: str) -> None:
 def test_handoff_css_references_are_read_as_before(css: str) -> None:
     """Equal except where the old pattern read `(` inside a target or a target of spaces alone."""
     old = [m.group(2) or m.group(4) for m in OLD_HANDOFF_URL.finditer(css)]
-    if any(not target.strip() for target in old):
+    if any(not target.strip() or "(" in target for target in old):
         return
     assert handoff_zip.css_urls(css) == old
 
