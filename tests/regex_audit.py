@@ -119,12 +119,25 @@ def _assigned_name(tree: ast.Module, call: ast.Call) -> str | None:
     return None
 
 
+def _owner(tree: ast.Module, call: ast.Call) -> str:
+    """The innermost function holding `call`, or the module-level name it is assigned to."""
+    functions = [
+        f
+        for f in ast.walk(tree)
+        if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+        and f.lineno <= call.lineno <= (f.end_lineno or f.lineno)
+    ]
+    if functions:
+        return max(functions, key=lambda f: f.lineno).name + "()"
+    return _assigned_name(tree, call) or "<module>"
+
+
 def collect() -> tuple[list[Site], list[str]]:
     """Every pattern in the two packages, and the call sites whose pattern is built at run time.
 
     Literal patterns are read from the source (`re.compile(r"...")`, `re.sub(r"...", ...)`);
     patterns built from pieces at import time are found among the modules' globals; what is left
-    (a pattern made inside a function) is returned by place, for the test to account for by hand.
+    (a pattern made inside a function) is returned by file and argument, for the test to account for.
     """
     trees = {path: ast.parse(path.read_text(encoding="utf-8"), str(path)) for path in source_files()}
     uses = _uses(trees)
@@ -154,8 +167,8 @@ def collect() -> tuple[list[Site], list[str]]:
                 key = (first.value, _flags(flags_node))
                 known = sites.get(key)
                 sites[key] = Site(where, first.value, key[1], single and (known is None or known.one_start))
-            else:
-                dynamic.append(where)
+            else:  # named by file and function, not line, so an edit above it does not move it
+                dynamic.append(f"{rel}: {_owner(tree, node)}")
                 modules.add(_module_name(path))
     for module_name in sorted(modules):
         module = importlib.import_module(module_name)

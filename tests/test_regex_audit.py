@@ -46,24 +46,24 @@ ALLOWED: dict[str | bytes, str] = {
     ),
 }
 
-#: call sites whose pattern is made inside a function, and what keeps each linear.
+#: call sites whose pattern is built rather than written out (by file and function, or the global it
+#: is assigned to), and what keeps each linear.
 BUILT_AT_RUN_TIME = {
-    "functions/pinup_feedback/records.py:19": "BOARD_SLUG: a global, checked among the globals",
-    "functions/pinup_feedback/records.py:22": "ATTACHMENT_FILE: a global, checked among the globals",
-    "functions/pinup_feedback/store/durable.py:576": "_TEMP_NAME: a global, checked among the globals",
-    "generator/pinup/designmd/dimensions.py:24": "_DIMENSION: a global, checked among the globals",
-    "generator/pinup/designmd/dimensions.py:25": "_UNITLESS: a global, checked among the globals",
-    "generator/pinup/designmd/parser.py:253": "a fence's closing line: ^ {0,3}X{n,}[ ]*\\Z, one line, fullmatch",
-    "generator/pinup/designmd/report.py:39": "_PAIR: a global, checked among the globals",
-    "generator/pinup/designmd/report.py:46": "_LONE: a global, checked among the globals",
-    "generator/pinup/designmd/report.py:53": "_LONE: a global, checked among the globals",
-    "generator/pinup/designmd/rules/extended.py:120": "a token name's escaped words: checked as a sample below",
-    "generator/pinup/generate/validate.py:34": "_CSS_URL_CLOSE: a global dict, checked among the globals",
-    "generator/pinup/designmd/yamlsimple.py:65": "_FLOW: a global string, checked as a sample below",
-    "generator/pinup/designmd/yamlsimple.py:70": "_ITEM: a global string, checked as a sample below",
-    "generator/pinup/designmd/yamlsimple.py:144": "_ODD_PATTERN: a global string, checked as a sample below",
-    "generator/pinup/mcp_server.py:78": "BOARD_SLUG_PATTERN: the same text as BOARD_SLUG",
-    "generator/pinup/serve/review.py:104": "a literal `<iframe ...` opening, then `[^>]*?` to a literal: one scan per opening",
+    "functions/pinup_feedback/records.py: BOARD_SLUG": "a global, checked among the globals",
+    "functions/pinup_feedback/records.py: ATTACHMENT_FILE": "a global, checked among the globals",
+    "functions/pinup_feedback/store/durable.py: _TEMP_NAME": "a global, checked among the globals",
+    "generator/pinup/designmd/dimensions.py: _DIMENSION": "a global, checked among the globals",
+    "generator/pinup/designmd/dimensions.py: _UNITLESS": "a global, checked among the globals",
+    "generator/pinup/designmd/parser.py: scan_simple()": "a fence's closing line, ^ {0,3}X{n,}[ ]*\\Z: one line",
+    "generator/pinup/designmd/report.py: _join_pairs()": "_PAIR: a global, checked among the globals",
+    "generator/pinup/designmd/report.py: json_safe()": "_LONE: a global, checked among the globals",
+    "generator/pinup/designmd/report.py: text_safe()": "_LONE: a global, checked among the globals",
+    "generator/pinup/designmd/rules/extended.py: _name_pattern()": "a token name's escaped words: a sample below",
+    "generator/pinup/designmd/yamlsimple.py: _flow_sequence()": "_FLOW and _ITEM: global strings, samples below",
+    "generator/pinup/designmd/yamlsimple.py: load_simple()": "_ODD_PATTERN: a global string, a sample below",
+    "generator/pinup/generate/validate.py: <module>": "_CSS_URL_CLOSE: a global dict, checked among the globals",
+    "generator/pinup/mcp_server.py: known_board()": "BOARD_SLUG_PATTERN: the same text as BOARD_SLUG",
+    "generator/pinup/serve/review.py: live_page()": "a literal `<iframe ...` opening, then `[^>]*?` to a literal",
 }
 
 
@@ -98,7 +98,7 @@ def _recheck(sites: list[regex_audit.Site]) -> list[dict[str, str | None]]:
 def test_every_pattern_is_linear_or_allowed_with_a_reason(node_bin: Path) -> None:
     sites, dynamic = regex_audit.collect()
     assert len(sites) > 100  # both packages were read
-    assert sorted(dynamic) == sorted(BUILT_AT_RUN_TIME), "a pattern built at run time: check it, then list it"
+    assert set(dynamic) == set(BUILT_AT_RUN_TIME), "a pattern built at run time: check it, then list it"
     sites += _samples()
     verdicts = _recheck(sites)
     flagged = {
