@@ -70,11 +70,16 @@ _MATERIAL_CLASSES = (
         '<div class="admonition danger pinup-banner pinup-banner-error"',
     ),
     (re.compile(r'<div class="pinup-banner"'), '<div class="admonition info pinup-banner"'),
-    (re.compile(r'<p class="pinup-note">(.*?)</p>', re.S), r'<div class="admonition note pinup-note"><p>\1</p></div>'),
+    # an unclosed note takes the rest of the page and is left as it is (each one was scanned to the end)
+    (re.compile(r'<p class="pinup-note">(.*?)(</p>|\Z)', re.S), lambda m: _note(m) if m.group(2) else m.group(0)),
     (re.compile(r'<div class="pinup-guidance"'), '<div class="admonition tip pinup-guidance"'),
     (re.compile(r'<details class="pinup-props-box"'), '<details class="info pinup-props-box"'),
     (re.compile(r'<details class="pinup-prose-box"'), '<details class="abstract pinup-prose-box"'),
 )
+
+
+def _note(match: re.Match[str]) -> str:
+    return f'<div class="admonition note pinup-note"><p>{match.group(1)}</p></div>'
 
 
 def materialize(body: str) -> str:

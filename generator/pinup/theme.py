@@ -433,7 +433,9 @@ def google_fonts_url(design: DesignSystem) -> str | None:
 
 # --- which mode is the brand's own --------------------------------------------------------
 
-_CODE_SPAN = re.compile(r"`[^`]*`|\*\*[^*]*\*\*|\S+-dark\b")
+#: code spans, bold spans and words ending in `-dark` (token names); the word is tried only where a
+#: word starts, as `\S+-dark` tried at every character scanned the rest of the word each time.
+_CODE_SPAN = re.compile(r"`[^`]*`|\*\*[^*]*\*\*|(?<!\S)\S+-dark\b")
 _DARK_FIRST = re.compile(r"\bdark[- ]first\b")
 _DEFAULT_WORDS = re.compile(r"\b(default|primary|signature|main|native)\b")
 _DARK_PLACE = re.compile(r"\bdark (mode|theme|surfaces?|canvas|ui|look|background)\b")

@@ -113,7 +113,9 @@ def prose_items(markdown: str, tokens: list[Any] | None = None) -> list[tuple[st
 
 @lru_cache(maxsize=4096)  # the same names and labels on every build of a site
 def _norm(text: str) -> str:
-    text = re.sub(r"\(.*?\)", "", text.lower())
+    # `\(.*?\)` tried every "(" of a line with no ")" to the line's end; this one swallows the rest
+    # of such a line (no later "(" on it can close either) and puts it back.
+    text = re.sub(r"\([^)\n]*(\))?", lambda m: "" if m.group(1) else m.group(0), text.lower())
     return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
 
 

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from pinup.designmd.model import Finding, LintReport
 
-_H1 = re.compile(r"^\s*#\s+(.+?)\s*#*\s*$", re.M)
+#: a `# heading` line and what follows its `#`; the trailing `#`s are trimmed in `_heading_text`, since
+#: a lazy title before `\s*#*\s*$` retried the rest of the line at every character (cubic in spaces).
+_H1 = re.compile(r"^[^\S\n]*+#\s++(.+)", re.M)
 
 
 @lru_cache(maxsize=1)
@@ -73,5 +75,10 @@ def fallback_name(report: LintReport, source_name: str = "DESIGN.md") -> str:
         return design.name
     match = _H1.search(design.preamble or "")
     if match:
-        return match.group(1).strip()
+        return _heading_text(match.group(1))
     return source_name
+
+
+def _heading_text(line: str) -> str:
+    """The title of a heading line: without closing `#`s and the spaces around them (one character at least)."""
+    return (line.rstrip().rstrip("#").rstrip() or line[:1]).strip()

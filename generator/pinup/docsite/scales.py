@@ -81,7 +81,7 @@ def build_elevation(src: Sources) -> ElevationPage:
     samples = _shadow_samples(src.design.unknown)
     if not samples:  # shadows described only in the prose, e.g. "0 4px 12px at 12% opacity"
         for i, match in enumerate(_SHADOW_IN_PROSE.finditer(prose), start=1):
-            pct = re.search(r"(\d+)%", prose[match.end() : match.end() + 40])
+            pct = re.search(r"(?<!\d)(\d+)%", prose[match.end() : match.end() + 40])
             alpha = int(pct.group(1)) / 100 if pct else 0.15
             safe = safe_value(f"{match.group(1)} rgba(0,0,0,{alpha:g})")
             if safe:

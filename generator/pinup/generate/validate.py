@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import unquote
@@ -26,16 +27,24 @@ _NETWORK = re.compile(r"^\s*(?:(?:https?|wss?|ftp):|//)", re.IGNORECASE)
 _NAMESPACE = re.compile(r"^\s*https?://www\.w3\.org/", re.IGNORECASE)
 _SCRIPT_URL = re.compile(r"""(?i)(?:\b(?:https?|wss?|ftp):|(?<=["'`(])\s*)//[^\s'"`)<>]+""")
 _CSS_IMPORT = re.compile(r"(?is)@import\b[^;]*;?")
-# The spaces after `url(` are taken whole (`\s*+`): giving some back to `(.*?)` finds nothing more,
-# and trying every split of a long run of spaces is cubic.
-_CSS_URL = re.compile(r"""(?is)url\(\s*+(['"]?)(.*?)\1\s*\)""")
+#: The opening of a CSS `url(...)`; `css_urls` finds its end. One pattern for the whole reference,
+#: `url\(\s*(['"]?)(.*?)\1\s*\)`, scanned to the end of the text from every `url(` that was not
+#: closed, and tried every split of each run of spaces in it.
+_CSS_URL_OPEN = re.compile(r"(?i)url\(\s*+")
+_CSS_URL_CLOSE = {quote: re.compile(quote + r"\s*+\)") for quote in ("'", '"')}
 #: `image-set()` takes bare strings as image URLs (not only `url()`).
 _CSS_IMAGE_SET = re.compile(r"""(?is)(?:-webkit-)?image-set\((?:[^()]|\([^()]*\))*\)""")
 _CSS_STRING = re.compile(r"""(['"])(.*?)\1""", re.DOTALL)
 #: References that stay inside the document: fragments and inline data.
 _INLINE_REF = re.compile(r"^\s*(?:#|data:|blob:|about:blank\s*$|$)", re.IGNORECASE)
-_FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n(.*?)```", re.DOTALL)
-_DOC_START = re.compile(r"(?is)<!doctype\s+html\b[^>]*>|<html\b")
+#: the spaces up to the fence's line end are taken whole: handing some back to `(.*?)` never finds a
+#: closing fence the first try missed, and tried every split of a long run of blank lines.
+_FENCE = re.compile(r"```[a-zA-Z0-9_-]*+(?>\s*\n)(.*?)```", re.DOTALL)
+#: `<!doctype html ...>` or `<html`. A doctype with no `>` after it takes the rest of the text
+#: (group 1 unset), so the next doctype is not scanned to the end again; `_doc_start` looks for
+#: `<html` past it.
+_DOC_START = re.compile(r"(?is)<!doctype\s++html\b[^>]*+(>)?|<html\b")
+_HTML_OPEN = re.compile(r"(?i)<html\b")
 _DOC_END = re.compile(r"(?is)</html\s*>")
 
 #: Attributes that fetch what they name; on these even a relative path is another file.
@@ -143,13 +152,20 @@ def _clean_css(css: str, stripped: list[str], where: str) -> str:
         stripped.append(f"@import in {where}")
         return ""
 
-    def drop_url(match: re.Match[str]) -> str:
-        target = match.group(2)
-        if is_external_ref(target):
-            kind = "network" if is_network_url(target) else "external"
-            stripped.append(f"{kind} url() in {where}: {target[:80]}")
-            return "none"
-        return match.group(0)
+    def drop_urls(css: str) -> str:
+        pieces: list[str] = []
+        last = 0
+        for start, end, target in css_urls(css):
+            pieces.append(css[last:start])
+            if is_external_ref(target):
+                kind = "network" if is_network_url(target) else "external"
+                stripped.append(f"{kind} url() in {where}: {target[:80]}")
+                pieces.append("none")
+            else:
+                pieces.append(css[start:end])
+            last = end
+        pieces.append(css[last:])
+        return "".join(pieces)
 
     def drop_image_set(match: re.Match[str]) -> str:
         strings = [m.group(2) for m in _CSS_STRING.finditer(match.group(0))]
@@ -159,8 +175,36 @@ def _clean_css(css: str, stripped: list[str], where: str) -> str:
         return match.group(0)
 
     css = _CSS_IMPORT.sub(drop_import, css)
-    css = _CSS_URL.sub(drop_url, css)
+    css = drop_urls(css)
     return _CSS_IMAGE_SET.sub(drop_image_set, css)
+
+
+def css_urls(css: str) -> Iterator[tuple[int, int, str]]:
+    r"""Each `url(...)` in `css` as (start, end, target), as `url\(\s*(['"]?)(.*?)\1\s*\)` reads them.
+
+    A quoted target ends at the first quote followed by `)`; without one (or unquoted) the target
+    runs to the first `)`, less the spaces before it. Once a quote has no closing left, later
+    `url(` openings with that quote are not scanned again, so the work is linear in the text.
+    """
+    pos = 0
+    unclosed: set[str] = set()
+    while opening := _CSS_URL_OPEN.search(css, pos):
+        body = opening.end()
+        quote = css[body : body + 1]
+        close = None
+        if quote in _CSS_URL_CLOSE and quote not in unclosed:
+            close = _CSS_URL_CLOSE[quote].search(css, body + 1)
+            if close is None:
+                unclosed.add(quote)
+        if close is not None:
+            yield opening.start(), close.end(), css[body + 1 : close.start()]
+            pos = close.end()
+            continue
+        paren = css.find(")", body)
+        if paren < 0:
+            return
+        yield opening.start(), paren + 1, css[body:paren].rstrip()
+        pos = paren + 1
 
 
 class _Scanner(HTMLParser):
@@ -296,22 +340,33 @@ def _scan(text: str) -> _Scanner:
     return scanner
 
 
+def _doc_start(text: str) -> int | None:
+    r"""Where `(?is)<!doctype\s+html\b[^>]*>|<html\b` first matches in `text`, in one pass."""
+    found = _DOC_START.search(text)
+    if found is None:
+        return None
+    if found.group(0).startswith("<!") and found.group(1) is None:  # no `>` left: only `<html` can match
+        html_open = _HTML_OPEN.search(text, found.start())
+        return None if html_open is None else html_open.start()
+    return found.start()
+
+
 def extract_document(answer: str) -> tuple[str, list[str]]:
     """The one HTML document in a model answer (fences and chatter removed)."""
     notes: list[str] = []
     text = answer
     for block in _FENCE.findall(answer):
-        if _DOC_START.search(block):
+        if _doc_start(block) is not None:
             text = block
             notes.append("markdown code fence")
             break
-    starts = list(_DOC_START.finditer(text))
-    if not starts:
+    begin = _doc_start(text)
+    if begin is None:
         raise InvalidOutput("no HTML document in the answer (expected <!DOCTYPE html> … </html>)")
     ends = list(_DOC_END.finditer(text))
     if not ends:
         raise InvalidOutput("the HTML document is incomplete (no closing </html>; was the answer cut off?)")
-    begin, finish = starts[0].start(), ends[-1].end()
+    finish = ends[-1].end()
     if text[:begin].strip() or text[finish:].strip():
         notes.append("text outside the HTML document")
     return text[begin:finish], notes

@@ -33,8 +33,10 @@ HOP_BY_HOP = frozenset(
     {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding"}
     | {"upgrade", "proxy-connection"}
 )
-_HEAD = re.compile(rb"<head\b[^>]*>", re.IGNORECASE)
-_HTML = re.compile(rb"<html\b[^>]*>", re.IGNORECASE)
+#: `[^>]*+(>)?`: an opening tag with no `>` after it takes the rest of the page (group 1 unset), as no
+#: later one can close either; `[^>]*>` scanned to the end again from each of them.
+_HEAD = re.compile(rb"<head\b[^>]*+(>)?", re.IGNORECASE)
+_HTML = re.compile(rb"<html\b[^>]*+(>)?", re.IGNORECASE)
 _DOCTYPE = re.compile(rb"^\s*<!doctype[^>]*>", re.IGNORECASE)
 
 
@@ -68,7 +70,7 @@ def inject_overlay(html: bytes) -> bytes:
     """The page with the overlay script first in its head (or after <html>, or after the doctype)."""
     for pattern in (_HEAD, _HTML, _DOCTYPE):
         found = pattern.search(html)
-        if found:
+        if found and found.group(0).endswith(b">"):
             return html[: found.end()] + OVERLAY_TAG + html[found.end() :]
     return OVERLAY_TAG + html
 

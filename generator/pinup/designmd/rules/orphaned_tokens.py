@@ -10,14 +10,21 @@ from pinup.designmd.builder import Model, RawFinding
 _STANDARD_FAMILIES = frozenset({"primary", "secondary", "tertiary", "error", "surface", "background", "outline"})
 
 
+def _cut_from(name: str, marker: str) -> str:
+    r"""`re.sub(marker + r".*\Z", "", name, count=1)` in one pass: `.` stops at a newline, so only a
+    marker on the last line can reach the end (the pattern tried every marker before it, each to the end)."""
+    at = name.find(marker, name.rfind("\n") + 1)
+    return name if at < 0 else name[:at]
+
+
 @lru_cache(maxsize=4096)  # the same names in every lint of a file (a rebuild lints it again)
 def family(name: str) -> str:
     """The colour family: `on-primary-container` -> `primary`, `surface-dim` -> `surface`."""
     name = re.sub(r"^on-", "", name, count=1)
     name = re.sub(r"^inverse-", "", name, count=1)
     name = re.sub(r"^on-", "", name, count=1)
-    name = re.sub(r"-container.*\Z", "", name, count=1)
-    name = re.sub(r"-fixed.*\Z", "", name, count=1)
+    name = _cut_from(name, "-container")
+    name = _cut_from(name, "-fixed")
     name = re.sub(r"-(dim|bright|tint|variant)\Z", "", name, count=1)
     return name
 
