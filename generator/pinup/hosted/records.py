@@ -9,6 +9,7 @@ schema or a hand-edited file never breaks results.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -51,17 +52,21 @@ def _sort(out: LoadedRecords) -> LoadedRecords:
 def local_record_files(store: Path, board: str) -> Iterator[Path]:
     """Record files of a board in a local store (temp files and dotfiles are not records)."""
     folder = Path(store) / check_board(board)
-    if not folder.is_dir():
+    try:
+        entries = os.scandir(folder)
+    except (FileNotFoundError, NotADirectoryError):
         return
-    for path in sorted(folder.iterdir()):
-        if path.is_file() and RECORD_NAME.match(path.name):
-            yield path
+    with entries:  # names sorted as text, files known from the folder's listing (no stat each)
+        names = sorted(e.name for e in entries if RECORD_NAME.match(e.name) and e.is_file())
+    for name in names:
+        yield folder / name
 
 
 def load_local(store: Path, board: str) -> LoadedRecords:
     out = LoadedRecords()
     for path in local_record_files(store, board):
-        _parse(str(path), path.read_bytes(), out)
+        with open(path, "rb") as file:
+            _parse(str(path), file.read(), out)
     return _sort(out)
 
 
