@@ -86,9 +86,9 @@ def _valid_record(data: bytes) -> bool:
 
 def cursor_file(location: S3Location, into: Path, board: str) -> Path:
     """Where a pull keeps how far it got in one hosted store for one board: beside the local copy, in
-    a folder that is no board (`_pulled/<digest of the store URL>/<board>.json`)."""
+    a folder that is no board (`_pulled/<digest of the store URL>/<board>.cursor`, JSON)."""
     digest = hashlib.sha256(location.url.encode()).hexdigest()[:16]
-    return Path(into) / PULLED / digest / f"{board}.json"
+    return Path(into) / PULLED / digest / f"{board}.cursor"
 
 
 @dataclass
