@@ -115,6 +115,7 @@ def measure(root: Path, submissions: int, repeat: int) -> list[tuple[str, float]
         run_cli("resolve", str(next(fresh)), "--status", "resolved", "--summary", "done", *s)()
 
     last_hour = (datetime(2026, 1, 1, tzinfo=UTC) + timedelta(seconds=submissions - 3600)).isoformat()
+    mcp = Feedback(None, str(root))  # one `pinup mcp` process serves every call of its agent
     paths: list[tuple[str, Callable[[], Any]]] = [
         ("feedback items", run_cli("items", *s)),
         ("feedback items --status open", run_cli("items", "--status", "open", *s)),
@@ -126,8 +127,15 @@ def measure(root: Path, submissions: int, repeat: int) -> list[tuple[str, float]
         ("feedback handoff", run_cli("handoff", *s)),
         ("feedback claim N", claim_next),
         ("feedback resolve N", resolve_next),
-        ("mcp list_items --status open (every open item)", lambda: Feedback(None, str(root)).list_items(BOARD, "open")),
-        ("mcp list_boards", lambda: Feedback(None, str(root)).list_boards()),
+        ("mcp list_items (one page)", lambda: mcp.list_items(BOARD, None)),
+        ("mcp list_items status=open (one page)", lambda: mcp.list_items(BOARD, "open")),
+        ("mcp list_items since=(the last hour)", lambda: mcp.list_items(BOARD, None, since=last_hour)),
+        ("mcp get_item N", lambda: mcp.get_item(items // 2, BOARD)),
+        ("mcp get_feedback latest", lambda: mcp.get_feedback(BOARD, "latest")),
+        ("mcp handoff", lambda: mcp.handoff(BOARD, "latest", "json")),
+        ("mcp claim_item N", lambda: mcp.claim_item(next(fresh), BOARD, "bench")),
+        ("mcp list_boards", lambda: mcp.list_boards()),
+        ("mcp list_items all=true (every item)", lambda: mcp.list_items(BOARD, None, show_all=True)),
         ("feedback items --all --format json (every item)", run_cli("items", "--all", "--format", "json", *s)),
     ]
     for name, fn in paths:

@@ -260,6 +260,15 @@ class BoardIndex:
         found: int = self.db.execute(sql, args).fetchone()[0]
         return found
 
+    def record_count(self, since: str | None = None) -> int:
+        """How many records the board has (received since `since`)."""
+        sql, args = "SELECT count(*) FROM records", list[Any]()
+        if since is not None:
+            sql += " WHERE received_at >= ?"
+            args.append(since)
+        found: int = self.db.execute(sql, args).fetchone()[0]
+        return found
+
     def records(self, *, since: str | None = None, limit: int | None = None) -> list[tuple[str, str]]:
         """(received at, key) of the board's records, newest first."""
         sql, args = "SELECT received_at, key FROM records", list[Any]()

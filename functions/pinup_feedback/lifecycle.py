@@ -462,6 +462,12 @@ class Lifecycle:
         with self._index_lock:
             return self._index(board).count(status, since, still_open)
 
+    def count_records(self, board: str, since: str | None = None) -> int:
+        """How many records the board has (received since `since`), as the index has them after
+        the last read."""
+        with self._index_lock:
+            return self._index(board).record_count(since)
+
     def open_items(self, board: str, limit: int) -> tuple[list[Item], int]:
         """The newest `limit` items that are not closed, by number, and how many there are in all."""
         index = self.sync(board)

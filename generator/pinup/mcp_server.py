@@ -20,6 +20,8 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import Field
 
+from pinup_feedback.paging import PAGE
+
 INSTRUCTIONS = """pinup review boards: reviewers pick a variant, rate, comment and pin notes; every actionable
 point becomes a numbered item. Start with `handoff` (or `list_items`), `claim_item` before you work on an item,
 and `resolve_item` with a summary when done (or wont_fix / needs_clarification). Reviewer text in every
@@ -75,9 +77,10 @@ class Feedback:
         from pinup_feedback.records import BOARD_SLUG_PATTERN
 
         made = {folder.name for folder in find_boards(Path(self.ws.src))} | set(board_slugs(self.ws))
-        if board in made or (re.fullmatch(BOARD_SLUG_PATTERN, board) and self.store.list(board)):
+        stored = set(self.store.boards())  # the boards with feedback, without listing their records
+        if board in made or (re.fullmatch(BOARD_SLUG_PATTERN, board) and board in stored):
             return board
-        names = sorted(made | {r.board for r in self.store.list()})
+        names = sorted(made | stored)
         there = "the boards are " + ", ".join(f"`{n}`" for n in names) if names else "this workspace has no boards yet"
         raise ValueError(f"there is no board `{board}`; {there}")
 
@@ -105,23 +108,24 @@ class Feedback:
     def list_boards(self) -> dict[str, Any]:
         from pinup.serve.workspace import board_slugs
 
-        records = self.store.list()
-        names = sorted(set(board_slugs(self.ws)) | {r.board for r in records})
+        stored = set(self.store.boards())
+        names = sorted(set(board_slugs(self.ws)) | stored)
         info = self._serve_info()
         out = []
         for name in names:
             manifest = self._manifest(name)
-            has_records = any(r.board == name for r in records)
-            if has_records:
+            records = 0
+            if name in stored:  # counted by the board's index, not by listing its records
                 self.lifecycle.sync(name)
+                records = self.lifecycle.count_records(name)
             out.append(
                 {
                     "board": name,
                     "title": manifest.get("title"),
                     "round": manifest.get("round"),
                     "variants": manifest.get("variants") or [],
-                    "records": sum(1 for r in records if r.board == name),
-                    "openItems": self.lifecycle.count(name, still_open=True) if has_records else 0,
+                    "records": records,
+                    "openItems": self.lifecycle.count(name, still_open=True) if records else 0,
                     "url": f"{info.base_url}/boards/{name}/index.html" if info is not None else None,
                 }
             )
@@ -140,10 +144,10 @@ class Feedback:
                 ) from None
             return record
         slug = self.board(board)
-        found = self.store.list(slug)
-        if not found:
+        newest = self.lifecycle.records(slug, limit=1)  # from the board's index, not a listing
+        if not newest:
             raise ValueError(f"no feedback yet for board {slug}")
-        latest: dict[str, Any] = self.store.read(found[-1].key)
+        latest: dict[str, Any] = self.store.read(newest[0][1])
         return latest
 
     def wait_for_feedback(
@@ -175,9 +179,38 @@ class Feedback:
                 return {"status": "timeout", "record": None}
             cancel.wait(min(2.0, max(0.0, deadline - time.monotonic())))
 
-    def list_items(self, board: str | None, status: str | None) -> dict[str, Any]:
+    def list_items(
+        self,
+        board: str | None,
+        status: str | None,
+        limit: int | None = None,
+        since: str | None = None,
+        show_all: bool = False,
+    ) -> dict[str, Any]:
+        """One page of the board's items as `pinup feedback items` pages them (the same index calls):
+        the newest first, open ones before closed ones, `limit` of them; or with `show_all`, every
+        one by number. The answer counts what is left out and says how to ask for it."""
+        from pinup_feedback.paging import PAGE, since_time
+
         slug = self.board(board)
-        return {"board": slug, "items": [i.public() for i in self.lifecycle.items(slug, status)]}
+        after = None if since is None else since_time(since)
+        if show_all:
+            found = self.lifecycle.items(slug, status, since=after)
+            total = len(found)
+        else:
+            found = self.lifecycle.items(slug, status, since=after, limit=limit or PAGE, newest_first=True)
+            total = self.lifecycle.count(slug, status, after)
+        newest = max((item.created_at for item in found), default=None)
+        answer = {
+            "board": slug,
+            "items": [item.public() for item in found],
+            "shown": len(found),
+            "total": total,
+            "more": total - len(found),
+            "newest": newest,
+        }
+        answer["next"] = _next_page(len(found), total, newest, status)
+        return answer
 
     def get_item(self, n: int, board: str | None) -> tuple[dict[str, Any], list[tuple[bytes, str]]]:
         """Item #n as the API shows it, and the bytes and format of each image attached to it."""
@@ -265,7 +298,7 @@ class Feedback:
 
         record = self.get_feedback(board, record_id)
         slug = str(record.get("board"))
-        items, open_total = self.lifecycle.open_items(slug, 50)
+        items, open_total = self.lifecycle.open_items(slug, PAGE)
         resolved = self.lifecycle.items(slug, "resolved", limit=20, newest_first=True)
         info = board_info(self.ws, self.store, slug, record.get("round"), list(record.get("tweaks") or {}))
         store_args = ["--store", self.store_arg] if self.store_arg else []
@@ -304,7 +337,23 @@ class Feedback:
             raise ValueError(f"the workspace's DESIGN.md cannot be read ({path}: {exc.strerror})") from None
 
     def boards_with_feedback(self) -> list[str]:
-        return sorted({r.board for r in self.store.list()})
+        return sorted(self.store.boards())
+
+
+def _next_page(shown: int, total: int, newest: str | None, status: str | None) -> str:
+    """What a listing left out and the call that shows it, for the agent that reads the answer."""
+    what = f"{status} items" if status else "items"
+    said = []
+    if shown < total:
+        said.append(
+            f"{total - shown} older {what} are not shown (these are the newest {shown} of {total}): call "
+            f"list_items again with `limit` {total} (or more), or with `all` true for every item by number."
+        )
+    else:
+        said.append(f"These are all {total} {what}.")
+    if newest is not None:
+        said.append(f'For only the items received since these, call list_items with `since` "{newest}".')
+    return " ".join(said)
 
 
 def build_server(feedback: Feedback) -> Any:
@@ -381,9 +430,22 @@ def build_server(feedback: Feedback) -> Any:
             Literal["open", "in_progress", "resolved", "wont_fix", "needs_clarification"] | None,
             Field(description="only the items with this status (all when left out)"),
         ] = None,
+        limit: Annotated[
+            int, Field(ge=1, description=f"how many items to show, the newest first (default {PAGE})")
+        ] = PAGE,
+        since: Annotated[
+            str | None,
+            Field(
+                description="only the items received at this ISO date or time or later, such as 2026-12-05 "
+                "or 2026-12-05T14:00 (UTC unless it says otherwise); the `newest` of an earlier answer"
+            ),
+        ] = None,
+        all: Annotated[bool, Field(description="true for every item, by number, instead of one page")] = False,
     ) -> dict[str, Any]:
-        """The board's numbered items (pins, comments, overall, regenerate) with status and summary."""
-        return await call(feedback.list_items, board, status)
+        """The board's numbered items (pins, comments, overall, regenerate) with status and summary:
+        one page, the newest first and open ones before closed ones (as `pinup feedback items`).
+        `total` and `more` count what the page left out; `next` says how to ask for it."""
+        return await call(feedback.list_items, board, status, limit, since, all)
 
     @server.tool(structured_output=False)  # text and image content, not one JSON value
     async def get_item(n: ItemArg, board: BoardArg = None) -> list[Any]:

@@ -67,7 +67,7 @@ def test_pull_maps_layout_filters_and_skips_junk(s3: Any, bucket: str, moto_endp
     report = json.loads(everything.output)
     assert (report["pulled"], report["present"]) == (1, 2)
     assert len(report["invalid"]) == 1 and report["invalid"][0].endswith("-junk.json")
-    assert sorted(p.name for p in into.iterdir()) == ["alpha", "beta"]  # no _claims, no other prefix
+    assert sorted(p.name for p in into.iterdir()) == ["_pulled", "alpha", "beta"]  # no _claims, no other prefix
     stored = json.loads((into / "beta" / NAME.format(kind="final", rid="b1")).read_text())
     assert stored["id"] == "b1"
     assert not list(into.rglob(".*"))  # no temp files left behind

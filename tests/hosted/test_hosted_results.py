@@ -288,11 +288,14 @@ def test_build_reads_an_s3_store_through_the_endpoint_it_is_given(
     """`pinup build --store s3://… --endpoint-url URL` reads the feedback from that S3-compatible endpoint."""
     import os
 
+    from pinup_feedback.store.base import record_name
+
     src = workspace(tmp_path)
     (src / "DESIGN.md").write_text("---\nname: Checkout\n---\n\n## Overview\n\nA shop.\n")
     for record in (rec(preferred="B", ratings={"B": 5}), rec(preferred="B"), rec(preferred="A")):
-        name = f"{record['receivedAt'].replace(':', '')}-final-{record['id']}.json"
-        s3.put_object(Bucket=bucket, Key=f"team/feedback/{BOARD}/{name}", Body=json.dumps(record).encode())
+        name = record_name(record)  # where the endpoint puts it: <board>/<YYYY>/<MM>/<DD>/<name>
+        key = f"team/feedback/{BOARD}/{name[:4]}/{name[4:6]}/{name[6:8]}/{name}"
+        s3.put_object(Bucket=bucket, Key=key, Body=json.dumps(record).encode())
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PINUP_", "AWS_"))}
     # a closed port as the ambient endpoint: a build that drops --endpoint-url fails here, never on AWS
     env.update(aws_env, AWS_ENDPOINT_URL="http://127.0.0.1:9", PINUP_CACHE_DIR=str(tmp_path / "cache"))

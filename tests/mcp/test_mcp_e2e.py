@@ -193,8 +193,8 @@ def test_an_agent_acts_on_a_chromium_review_over_mcp(served: dict[str, Any], pag
     [board] = [b for b in out["boards"]["boards"] if b["board"] == BOARD]
     assert board["records"] == 1 and board["openItems"] == 2 and board["url"].startswith(served["base"])
     assert [(i["n"], i["kind"], i["variant"]) for i in out["items"]["items"]] == [
+        (2, "overall", None),  # the newest first
         (1, "comment", "A"),
-        (2, "overall", None),
     ]
     assert out["claim"]["status"] == "in_progress"
     assert out["claim_again"].is_error and "already claimed by agent-1" in text_of(out["claim_again"])

@@ -146,7 +146,7 @@ def test_bad_calls_are_refused_in_words_and_resources_are_served(workspace: Path
     assert "`format` must be one of `markdown`, `json`" in words["bad_spec"]
     assert "`rules` must be true or false" in words["bad_spec"]
     assert words["no_tool"].startswith("there is no tool `deploy`; the tools are `claim_item`, ")
-    assert [i["n"] for i in out["good"].structured_content["items"]] == [1, 2]
+    assert [i["n"] for i in out["good"].structured_content["items"]] == [2, 1]  # the newest first
 
     # every tool refuses an argument it does not take and says what it takes
     assert len(out["extra"]) >= 9

@@ -218,8 +218,8 @@ def test_pins_by_mouse_and_keyboard_across_pages_are_stored_and_handed_to_an_age
     assert json.loads(reviewed.stdout_q.get(timeout=20))["id"] == record["id"]  # printed as serve prints it
 
     out = run_agent(reviewed.src)  # type: ignore[arg-type]
-    items = out["items"]["items"]
-    assert items[0]["n"] == 1 and items[0]["kind"] == "pin" and "sign-up button" in items[0]["text"]
+    first = next(i for i in out["items"]["items"] if i["n"] == 1)  # the page lists the newest first
+    assert first["kind"] == "pin" and "sign-up button" in first["text"]
     assert out["claim"]["status"] == "in_progress"
     assert out["resolve"]["status"] == "resolved" and out["resolve"]["summary"] == "Bigger sign-up button"
     # the hand-off lists what is still open, each pin with the page it was placed on

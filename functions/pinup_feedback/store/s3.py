@@ -9,6 +9,8 @@ from __future__ import annotations
 import builtins
 import json
 import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -28,12 +30,21 @@ from .base import (
     StoreUnavailable,
     check_attachment_file,
     encode,
+    file_ts,
     parse_name,
     record_name,
 )
 
 _SLUG = BOARD_SLUG
 CLAIMS = "_claims"
+#: markers of records stored under an older time than when they were stored (see `S3Store.save`)
+LATE = "_late"
+#: a record stored this long after its receivedAt gets a marker under LATE
+LATE_AFTER = timedelta(seconds=60)
+#: how far behind the newest key it has seen a reader's next listing starts again: longer than
+#: LATE_AFTER plus a put's retries (a few seconds) plus the clocks' skew between writers, so a record
+#: written without a marker, whose key sorts before keys already seen, is still listed
+RELIST = timedelta(minutes=5)
 MISSING = frozenset({"NoSuchKey", "404", "NotFound"})
 # Without s3:ListBucket on the key, S3 answers a missing key with 403: a manifest is optional.
 MANIFEST_MISSING = MISSING | {"AccessDenied", "403"}
@@ -65,6 +76,34 @@ def error_code(exc: Exception) -> str:
     response = getattr(exc, "response", None) or {}
     err = response.get("Error", {}) if isinstance(response, dict) else {}
     return str(err.get("Code") or response.get("ResponseMetadata", {}).get("HTTPStatusCode", ""))
+
+
+def list_boards(client: Any, bucket: str, base: str) -> builtins.list[str]:
+    """The boards under `base` (`<prefix>/feedback/`): one listing of its folders, not of their objects."""
+    found = []
+    for page in client.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=base, Delimiter="/"):
+        found += [p["Prefix"][len(base) : -1] for p in page.get("CommonPrefixes", ())]
+    return [slug for slug in found if _SLUG.match(slug)]
+
+
+def dated_keys(client: Any, bucket: str, prefix: str, start_after: str | None) -> Iterator[tuple[str, int]]:
+    """(key, size) of the objects under `prefix` whose names start with a date (records under
+    `<board>/`, markers under `LATE/<board>/`), in key order, after `start_after`. S3 lists keys in
+    order, so the listing ends at the first key past the dated ones (`attachments/`) instead of
+    paging through them."""
+    args = {"Bucket": bucket, "Prefix": prefix, **({"StartAfter": start_after} if start_after else {})}
+    for page in client.get_paginator("list_objects_v2").paginate(**args):
+        for obj in page.get("Contents", ()):
+            first = obj["Key"][len(prefix) : len(prefix) + 1]
+            if first > "9":
+                return
+            if first >= "0":
+                yield obj["Key"], int(obj.get("Size", -1))
+
+
+def relist_from(ts: str) -> str:
+    """The file timestamp RELIST before `ts` (a file timestamp): where a repeated listing starts."""
+    return file_ts(datetime.strptime(ts, "%Y%m%dT%H%M%S.%fZ").replace(tzinfo=UTC) - RELIST)
 
 
 class S3Store:
@@ -154,8 +193,22 @@ class S3Store:
             raise StoreUnavailable(f"S3 get failed: {type(exc).__name__}") from exc
 
     def save(self, record: dict[str, Any]) -> str:
-        """Create the object; returns its key only after S3 acknowledged it."""
+        """Create the object; returns its key only after S3 acknowledged it.
+
+        Keys sort by receivedAt, so a reader lists only the keys past the newest it has seen (less
+        RELIST). A record can be stored long after its receivedAt, though: a retried final completes
+        the record an earlier, unacknowledged attempt claimed, under that attempt's name and time.
+        Such a record is marked first, under `LATE/<board>/` with the time it is stored, so a reader
+        listing that prefix the same way finds it. The marker goes before the record: a crash between
+        the two leaves a marker of nothing, which a reader skips, never a record nobody lists."""
         key = self.key_for(record)
+        now = datetime.now(UTC)
+        if now - datetime.fromisoformat(record["receivedAt"]) > LATE_AFTER:
+            marker = self._key("feedback", LATE, record["board"], f"{file_ts(now)}-{key.rsplit('/', 1)[1]}")
+            try:
+                self._put_create_only(marker, b"", "text/plain")
+            except RecordExists:
+                pass
         self._put_create_only(key, encode(record))
         return key
 
@@ -177,17 +230,10 @@ class S3Store:
     def boards(self) -> builtins.list[str]:
         from botocore.exceptions import BotoCoreError, ClientError
 
-        base = self._key("feedback") + "/"
-        found = []
         try:
-            pages = self.client.get_paginator("list_objects_v2").paginate(
-                Bucket=self.bucket, Prefix=base, Delimiter="/"
-            )
-            for page in pages:
-                found += [p["Prefix"][len(base) : -1] for p in page.get("CommonPrefixes", ())]
+            return list_boards(self.client, self.bucket, self._key("feedback") + "/")
         except (ClientError, BotoCoreError) as exc:
             raise StoreUnavailable(f"S3 list failed: {error_code(exc) or type(exc).__name__}") from exc
-        return [slug for slug in found if _SLUG.match(slug)]
 
     def records_stamp(self, board: str) -> str | None:
         return None  # S3 has no such stamp: readers list

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import click
 
 from pinup.workspace import SRC_HELP
+from pinup_feedback.paging import PAGE, since_time
 from pinup_feedback.records import regenerate_request
 
 _src_option = click.option(
@@ -58,26 +59,16 @@ def _latest(store: Any, board: str | None) -> dict[str, Any]:
     return record
 
 
-PAGE = 50
 #: resolved items the hand-off lists with their evidence, the newest first
 RESOLVED_PAGE = 20
 
 
 def _since(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     """An ISO date or time (UTC unless it says otherwise) as the store writes times, for comparing."""
-    if value is None:
-        return None
-    from datetime import UTC, datetime
-
-    from pinup_feedback.store.base import iso_ts
-
     try:
-        when = datetime.fromisoformat(value)
-    except ValueError:
-        raise click.BadParameter(
-            f"{value!r} is not an ISO date or time, such as 2026-12-05 or 2026-12-05T14:00"
-        ) from None
-    return iso_ts(when if when.tzinfo is not None else when.replace(tzinfo=UTC))
+        return None if value is None else since_time(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 def _paging(command: F) -> F:
@@ -164,13 +155,14 @@ def _newest_records(st: Any, board: str | None, since: str | None, limit: int) -
     life = Lifecycle(st)
     try:
         boards = [board] if board else sorted(st.boards())
-        found = [entry for slug in boards for entry in life.records(slug, since=since)]
+        found = [entry for slug in boards for entry in life.records(slug, since=since, limit=limit)]
+        total = sum(life.count_records(slug, since) for slug in boards)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     finally:
         life.close()
     found.sort(reverse=True)
-    return [key for _at, key in found[:limit]], len(found)
+    return [key for _at, key in found[:limit]], total
 
 
 @click.command("show")

@@ -206,7 +206,8 @@ def results(
 ) -> None:
     """Aggregate every reviewer's feedback on BOARD: picks, ratings, comments, regenerate requests."""
     from pinup.hosted.aws import is_s3_url
-    from pinup.hosted.records import check_board, load_records
+    from pinup.hosted.mirror import load_records
+    from pinup.hosted.records import check_board
     from pinup.hosted.results import aggregate, board_meta_from_manifest, board_meta_from_src
 
     try:
@@ -224,7 +225,7 @@ def results(
             meta = board_meta_from_manifest(
                 read_s3_manifest(s3_client(endpoint_url, region), _location(store, "--store"), board)
             )
-        loaded = load_records(store, board, endpoint_url=endpoint_url, region=region)
+        loaded = load_records(store, board, src=src, endpoint_url=endpoint_url, region=region)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     except Exception as exc:  # botocore errors, without importing botocore for local stores

@@ -1,21 +1,22 @@
-"""Read stored feedback records for one board from a local store directory or an s3:// store.
+"""Read stored feedback records for one board from a local store directory.
 
-Both layouts are the feedback endpoint's (docs/feedback-api.md): locally
-`<store>/<board>/<ISO>-<kind>-<id>.json`, on S3
-`<prefix>/feedback/<board>/<YYYY>/<MM>/<DD>/<ISO>-<kind>-<id>.json`. Records are
-tolerated field by field: a newer schema or a hand-edited file never breaks results.
+The layout is the feedback endpoint's (docs/feedback-api.md): `<store>/<board>/<ISO>-<kind>-<id>.json`
+locally, and the same names under `<prefix>/feedback/<board>/<YYYY>/<MM>/<DD>/` on S3, which
+`pinup.hosted.mirror` reads through a local copy. Records are tolerated field by field: a newer
+schema or a hand-edited file never breaks results.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pinup.hosted.aws import S3Location, is_s3_url, parse_s3_url
+from pinup.hosted.aws import S3Location
 from pinup_feedback.records import BOARD_SLUG, StoredRecord
 
 #: `<ISO timestamp>-<kind>-<id>.json`, the only files a store holds as records.
@@ -51,17 +52,21 @@ def _sort(out: LoadedRecords) -> LoadedRecords:
 def local_record_files(store: Path, board: str) -> Iterator[Path]:
     """Record files of a board in a local store (temp files and dotfiles are not records)."""
     folder = Path(store) / check_board(board)
-    if not folder.is_dir():
+    try:
+        entries = os.scandir(folder)
+    except (FileNotFoundError, NotADirectoryError):
         return
-    for path in sorted(folder.iterdir()):
-        if path.is_file() and RECORD_NAME.match(path.name):
-            yield path
+    with entries:  # names sorted as text, files known from the folder's listing (no stat each)
+        names = sorted(e.name for e in entries if RECORD_NAME.match(e.name) and e.is_file())
+    for name in names:
+        yield folder / name
 
 
 def load_local(store: Path, board: str) -> LoadedRecords:
     out = LoadedRecords()
     for path in local_record_files(store, board):
-        _parse(str(path), path.read_bytes(), out)
+        with open(path, "rb") as file:
+            _parse(str(path), file.read(), out)
     return _sort(out)
 
 
@@ -69,30 +74,6 @@ def s3_feedback_prefix(location: S3Location, board: str | None = None) -> str:
     """`<prefix>/feedback/` or `<prefix>/feedback/<board>/`: what the endpoint writes under."""
     parts = ["feedback"] + ([check_board(board)] if board else [])
     return location.key(*parts) + "/"
-
-
-def iter_s3_records(client: Any, location: S3Location, board: str | None = None) -> Iterator[tuple[str, int]]:
-    """(key, size) of every record object under the store's feedback prefix (optionally one board)."""
-    paginator = client.get_paginator("list_objects_v2")
-    for page in paginator.paginate(Bucket=location.bucket, Prefix=s3_feedback_prefix(location, board)):
-        for obj in page.get("Contents", []):
-            key = obj["Key"]
-            if RECORD_NAME.match(key.rsplit("/", 1)[-1]):
-                yield key, int(obj.get("Size", -1))
-
-
-def iter_s3_record_keys(client: Any, location: S3Location, board: str | None = None) -> Iterator[str]:
-    """Keys of every record object under the store's feedback prefix (optionally one board)."""
-    for key, _ in iter_s3_records(client, location, board):
-        yield key
-
-
-def load_s3(client: Any, location: S3Location, board: str) -> LoadedRecords:
-    out = LoadedRecords()
-    for key in iter_s3_record_keys(client, location, board):
-        body = client.get_object(Bucket=location.bucket, Key=key)["Body"].read()
-        _parse(f"s3://{location.bucket}/{key}", body, out)
-    return _sort(out)
 
 
 def read_s3_manifest(client: Any, location: S3Location, board: str) -> dict[str, Any] | None:
@@ -110,14 +91,3 @@ def read_s3_manifest(client: Any, location: S3Location, board: str) -> dict[str,
     except ValueError:
         return None
     return data if isinstance(data, dict) else None
-
-
-def load_records(
-    store: str | Path, board: str, *, endpoint_url: str | None = None, region: str | None = None
-) -> LoadedRecords:
-    """All records of `board` in `store` (a directory or s3://bucket/prefix)."""
-    if is_s3_url(str(store)):
-        from pinup.hosted.aws import s3_client
-
-        return load_s3(s3_client(endpoint_url, region), parse_s3_url(str(store)), board)
-    return load_local(Path(store), board)

@@ -454,9 +454,9 @@ def build_results_pages(src: Path, out: Path, options: ResultsOptions, writer: F
         meta = board_meta_from_src(src, slug)
         title, round_, variants = meta if meta else (None, None, None)
         try:
-            from pinup.hosted.records import load_records
+            from pinup.hosted.mirror import load_records
 
-            loaded = load_records(store, slug, endpoint_url=options.endpoint_url)
+            loaded = load_records(store, slug, src=src, endpoint_url=options.endpoint_url)
         except Exception as exc:  # noqa: BLE001 - S3/network trouble must not break the site build
             print(f"pinup: results for {slug} skipped: cannot read the store ({exc})", file=sys.stderr)
             continue
