@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from pinup.designmd.jsobject import js_order
 from pinup.designmd.memo import remember
-from pinup.designmd.yamlload import YamlError, load_block
+from pinup.designmd.yamlload import YamlError
+from pinup.designmd.yamlread.read import load_block
 from pinup.designmd.yamlsimple import NOT_SIMPLE, load_simple
 
 if TYPE_CHECKING:

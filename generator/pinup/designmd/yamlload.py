@@ -139,17 +139,24 @@ def dup_identity(value: Any) -> tuple[str, Any]:
     return ("obj", id(value))
 
 
-def prettify(source: str, message: str, line: int, col: int, count: int = 1) -> str:
+def prettify(source: str, message: str, line: int, col: int, count: int = 1, starts: list[int] | None = None) -> str:
     """Append ` at line L, column C:` and a code excerpt with a caret, as the `yaml` library does.
 
-    Lines are split at \\n only (the `yaml` library does not break lines at a lone \\r).
+    Lines start where `starts` says (the `yaml` library's line counter); by default at each \\n
+    (the `yaml` library does not break lines at a lone \\r).
     """
-    lines = source.split("\n")
+    if starts is None:
+        starts = [0, *(m.end() for m in re.finditer("\n", source))]
     message += f" at line {line}, column {col}"
-    if line - 1 >= len(lines):
+    if line < 1 or line - 1 >= len(starts):
         return message
     ci = col - 1
-    line_str = re.sub(r"[\n\r]+\Z", "", lines[line - 1])
+
+    def text_of(number: int) -> str:
+        begin = starts[number - 1]
+        return source[begin : starts[number]] if number < len(starts) else source[begin:]
+
+    line_str = re.sub(r"[\n\r]+\Z", "", text_of(line))
     if ci >= 60 and len(line_str) > 80:
         trim = min(ci - 39, len(line_str) - 79)
         line_str = "…" + line_str[trim:]
@@ -157,7 +164,7 @@ def prettify(source: str, message: str, line: int, col: int, count: int = 1) -> 
     if len(line_str) > 80:
         line_str = line_str[:79] + "…"
     if line > 1 and re.fullmatch(r" *", line_str[:ci]):
-        prev = lines[line - 2] + "\n"
+        prev = text_of(line - 1)
         if len(prev) > 80:
             prev = prev[:79] + "…\n"
         line_str = prev + line_str
