@@ -7,7 +7,7 @@ import json
 import re
 
 from pinup.designmd.yamlload import dup_identity, resolve_plain
-from pinup.designmd.yamlread.cst import Item, Token
+from pinup.designmd.yamlread.cst import Token
 from pinup.designmd.yamlread.errors import Errors, Problem, span
 from pinup.designmd.yamlread.nodes import Document, Node
 from pinup.designmd.yamlread.props import (
@@ -37,7 +37,6 @@ _START_COL = "All mapping items must start at the same column"
 
 class Context:
     def __init__(self, tags: dict[str, str], errors: Errors) -> None:
-        self.at_key = False
         self.at_root = True
         self.tags = tags
         self.errors = errors
@@ -236,14 +235,12 @@ def _block_map(ctx: Context, bm: Token) -> Node:
                 )
         elif key_props.found is not None and key_props.found.indent != bm.indent:
             errors.add(offset, "BAD_INDENT", _START_COL)
-        ctx.at_key = True
         key_start = key_props.end
         key_node = (
             compose_node(ctx, key, key_props)
             if key is not None
             else compose_empty_node(ctx, key_start, start, key_props)
         )
-        ctx.at_key = False
         if _is_duplicate(seen, key_node):
             errors.add(key_start, "DUPLICATE_KEY", "Map keys must be unique")
         value_props = resolve_props(
@@ -297,7 +294,6 @@ def _block_seq(ctx: Context, bs: Token) -> Node:
     errors = ctx.errors
     node = Node("seq", bs.offset, 0, 0)
     ctx.at_root = False
-    ctx.at_key = False
     offset = bs.offset
     comment_end: int | None = None
     for item in bs.items:
@@ -343,7 +339,6 @@ def _flow_collection(ctx: Context, fc: Token) -> Node:
     seen: set[object] = set()
     at_root = ctx.at_root
     ctx.at_root = False
-    ctx.at_key = False
     offset = fc.offset + len(fc.open.source)
     for i, item in enumerate(fc.items):
         start, key, sep, value = item.start, item.key, item.sep, item.value
@@ -384,14 +379,12 @@ def _flow_collection(ctx: Context, fc: Token) -> Node:
             if _is_block(value):
                 errors.add((child.start, child.value_end), "BLOCK_IN_FLOW", _FLOW_BLOCK)
             continue
-        ctx.at_key = True
         key_start = props.end
         key_node = (
             compose_node(ctx, key, props) if key is not None else compose_empty_node(ctx, key_start, start, props)
         )
         if _is_block(key):
             errors.add((key_node.start, key_node.value_end), "BLOCK_IN_FLOW", _FLOW_BLOCK)
-        ctx.at_key = False
         value_props = resolve_props(
             sep or [],
             flow=name,
@@ -517,64 +510,89 @@ class _Directives:
             fail(0, f"Unknown directive {name}", True)
 
 
-def compose_documents(tokens: list[Token], source_length: int) -> list[Document]:
-    """Every document of the stream (at least one), each with its errors in the `yaml` library's order."""
-    directives = _Directives()
-    pending = Errors()
-    docs: list[Document] = []
-    current: Document | None = None
-    at_directives = False
-    for token in tokens:
+_MULTIPLE = "Source contains multiple documents; please use YAML.parseAllDocuments()"
+
+
+class Composer:
+    """Top-level CST tokens in, documents out, as the `yaml` library's Composer with `YAML.parse`'s
+    rule on top: only the first document counts, and a second one is an error of the first.
+
+    `YAML.parse` throws the first error of the first document, and errors are only ever appended,
+    so once that first error exists (or a second document does) the outcome is `decided`: the
+    caller may stop feeding tokens.
+    """
+
+    def __init__(self, source_length: int) -> None:
+        self.source_length = source_length
+        self.directives = _Directives()
+        self.pending = Errors()  # errors for the next document (the library's `this.errors`)
+        self.first: Document | None = None
+        self.current: Document | None = None
+        self.second: Document | None = None
+        self.at_directives = False
+
+    @property
+    def decided(self) -> bool:
+        if self.first is None:
+            return bool(self.pending.items)  # they will lead the first document's errors, whatever follows
+        return bool(self.first.errors) or self.second is not None
+
+    def next(self, token: Token) -> None:
         kind = token.type
+        pending = self.pending
         if kind == "directive":
-            directives.add(token, pending)
-            at_directives = True
+            self.directives.add(token, pending)
+            self.at_directives = True
         elif kind == "document":
-            doc = _compose_document(token, directives.tags, pending)
-            if at_directives and not doc.doc_start:
+            doc = _compose_document(token, self.directives.tags, pending)
+            if self.at_directives and not doc.doc_start:
                 pending.add(token, "MISSING_CHAR", "Missing directives-end/doc-start indicator line")
             doc.errors = pending.items
-            pending = Errors()
-            docs.append(doc)
-            current = doc
-            at_directives = False
+            self.pending = Errors()
+            if self.first is None:
+                self.first = doc
+            elif self.second is None:
+                self.second = doc
+            self.current = doc
+            self.at_directives = False
         elif kind in ("byte-order-mark", "space", "comment", "newline"):
             pass
         elif kind == "error":
             message = f"{token.message}: {_json_string(token.source)}" if token.source else token.message
             start, end = span(token)
             problem = Problem(start, end, "UNEXPECTED_TOKEN", message)
-            if at_directives or current is None:
+            if self.at_directives or self.current is None:
                 pending.items.append(problem)
             else:
-                current.errors.append(problem)
+                self.current.errors.append(problem)
         elif kind == "doc-end":
-            if current is None:
+            if self.current is None:
                 start, end = span(token)
-                pending.items.append(
-                    Problem(start, end, "UNEXPECTED_TOKEN", "Unexpected doc-end without preceding document")
-                )
-                continue
+                message = "Unexpected doc-end without preceding document"
+                pending.items.append(Problem(start, end, "UNEXPECTED_TOKEN", message))
+                return
             resolve_end(token.end, token.offset + len(token.source), True, pending)
-            current.errors.extend(pending.items)
-            pending = Errors()
+            self.current.errors.extend(pending.items)
+            self.pending = Errors()
         else:
             start, end = span(token)
             pending.items.append(Problem(start, end, "UNEXPECTED_TOKEN", f"Unsupported token {kind}"))
-    if current is not None:
-        current.errors.extend(pending.items)
-    else:
-        if at_directives:
-            pending.add(source_length, "MISSING_CHAR", "Missing directives-end indicator line")
-        empty = Node("scalar", 0, source_length, source_length)
-        doc = Document(empty, 0, source_length, source_length)
-        doc.errors = pending.items
-        docs.append(doc)
-    return docs
+
+    def outcome(self) -> tuple[Node | None, Problem | None]:
+        """The first document's contents (None for an empty stream) and the error `YAML.parse` throws, if any."""
+        first = self.first
+        if first is None:
+            if self.at_directives:
+                self.pending.add(self.source_length, "MISSING_CHAR", "Missing directives-end indicator line")
+            return None, self.pending.items[0] if self.pending.items else None
+        if first.errors:
+            return first.contents, first.errors[0]
+        if self.second is None and self.pending.items:
+            return first.contents, self.pending.items[0]  # left at the end: they join the last document
+        if self.second is not None:
+            return first.contents, Problem(self.second.start, self.second.value_end, "MULTIPLE_DOCS", _MULTIPLE)
+        return first.contents, None
 
 
 def _json_string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
-
-
-__all__ = ["Item", "compose_documents"]

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from pinup.designmd.yamlread.lexer import BOM, DOCUMENT, FLOW_END, SCALAR
 
+#: the lists a token of another kind never has; node kinds are always given lists of their own
+_NONE: list[Token] = []
+_NO_ITEMS: list[Item] = []
+
 
 class Token:
     __slots__ = ("end", "indent", "items", "message", "offset", "open", "props", "source", "start", "type", "value")
@@ -19,11 +23,11 @@ class Token:
         self.offset = offset
         self.indent = indent
         self.source = source
-        self.start: list[Token] = []
+        self.start = _NONE  # a document's properties
         self.value: Token | None = None
         self.end: list[Token] | None = None
-        self.items: list[Item] = []
-        self.props: list[Token] = []
+        self.items = _NO_ITEMS  # a collection's entries
+        self.props = _NONE  # a block scalar's header and what follows it
         self.open: Token | None = None
         self.message = ""
 

@@ -8,6 +8,7 @@ text. Indices past the end read as the empty string, like `undefined` in the ori
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 BOM = "\ufeff"
 DOCUMENT = "\x02"
@@ -23,12 +24,16 @@ _PLAIN_RUN = re.compile(r"[^:\s]+")
 _PLAIN_RUN_FLOW = re.compile(r"[^:\s,\[\]{}]+")
 
 
+_SPACES = re.compile(" +")
+_SPACES_TABS = re.compile("[ \t]+")
+
+
 def _is_empty(ch: str) -> bool:
     return ch in ("", " ", "\n", "\r", "\t")
 
 
 class Lexer:
-    """One pass over one source; `lex` returns every token in order."""
+    """One pass over one source; `tokens` yields every token in order."""
 
     def __init__(self, source: str) -> None:
         self.buf = source
@@ -40,13 +45,17 @@ class Lexer:
         self.flow_level = 0
         self.indent_next = 0
         self.indent_value = 0
+        self.line_break: int | None = None  # the next \n at or after `pos` (-1: none), once looked up
         self.out: list[str] = []
 
-    def lex(self) -> list[str]:
+    def tokens(self) -> Iterator[str]:
+        """Every token in order, a state's worth at a time (so a reader can stop early)."""
         state: str | None = "stream"
+        out = self.out
         while state is not None and self.pos < self.size:
             state = self._dispatch(state)
-        return self.out
+            yield from out
+            out.clear()
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -86,13 +95,19 @@ class Lexer:
                 return -1
         return offset
 
-    def _line(self) -> str:
-        end = self.buf.find("\n", self.pos)
+    def _line_end(self) -> int:
+        """Where the current line's text ends (before its line break); the break is looked up once a line."""
+        end = self.line_break
+        if end is None or (end != -1 and end < self.pos):
+            end = self.line_break = self.buf.find("\n", self.pos)
         if end == -1:
-            return self.buf[self.pos :]
+            return self.size
         if end > 0 and self.buf[end - 1] == "\r":
             end -= 1
-        return self.buf[self.pos : end]
+        return max(end, self.pos)
+
+    def _line(self) -> str:
+        return self.buf[self.pos : self._line_end()]
 
     def _push_count(self, n: int) -> int:
         if n > 0:
@@ -112,10 +127,11 @@ class Lexer:
         return 0
 
     def _push_spaces(self, allow_tabs: bool) -> int:
-        i = self.pos
-        buf, size = self.buf, self.size
-        while i < size and (buf[i] == " " or (allow_tabs and buf[i] == "\t")):
-            i += 1
+        match = (_SPACES_TABS if allow_tabs else _SPACES).match(self.buf, self.pos)
+        if match is None:
+            return 0
+        i = match.end()
+        buf = self.buf
         n = i - self.pos
         if n > 0:
             self.out.append(buf[self.pos : i])
@@ -123,11 +139,15 @@ class Lexer:
         return n
 
     def _push_newline(self) -> int:
-        ch = self._char(0)
-        if ch == "\n":
-            return self._push_count(1)
-        if ch == "\r" and self._char(1) == "\n":
-            return self._push_count(2)
+        buf, pos = self.buf, self.pos
+        if buf.startswith("\n", pos):
+            self.out.append("\n")
+            self.pos = pos + 1
+            return 1
+        if buf.startswith("\r\n", pos):
+            self.out.append("\r\n")
+            self.pos = pos + 2
+            return 2
         return 0
 
     def _push_until_anchor_end(self) -> int:
@@ -137,16 +157,18 @@ class Lexer:
         return self._push_to_index(i, False)
 
     def _push_indicators(self) -> int:
+        buf = self.buf
         total = 0
         while True:
-            ch = self._char(0)
+            pos = self.pos
+            ch = buf[pos : pos + 1]
             if ch == "!":
                 total += self._push_tag() + self._push_spaces(True)
             elif ch == "&":
                 total += self._push_until_anchor_end() + self._push_spaces(True)
             elif ch in ("-", "?", ":") and ch:
                 in_flow = self.flow_level > 0
-                ch1 = self._char(1)
+                ch1 = buf[pos + 1 : pos + 2]
                 if not (_is_empty(ch1) or (in_flow and ch1 in _FLOW_INDICATORS)):
                     return total
                 if not in_flow:
@@ -225,23 +247,26 @@ class Lexer:
         return self._line_start()
 
     def _line_start(self) -> str | None:
-        ch = self._char(0)
-        if ch in ("-", "."):
-            marker = self.buf[self.pos : self.pos + 3]
-            if marker in ("---", "...") and _is_empty(self._char(3)):
+        buf, pos = self.buf, self.pos
+        ch = buf[pos] if pos < self.size else ""
+        if ch in ("-", ".") and ch:
+            marker = buf[pos : pos + 3]
+            if marker in ("---", "...") and _is_empty(buf[pos + 3 : pos + 4]):
                 self._push_count(3)
                 self.indent_value = 0
                 self.indent_next = 0
                 return "doc" if marker == "---" else "stream"
         self.indent_value = self._push_spaces(False)
-        if self.indent_next > self.indent_value and not _is_empty(self._char(1)):
+        if self.indent_next > self.indent_value and not _is_empty(buf[self.pos + 1 : self.pos + 2]):
             self.indent_next = self.indent_value
         return self._block_start()
 
     def _block_start(self) -> str | None:
+        buf = self.buf
         while True:
-            ch0, ch1 = self._char(0), self._char(1)
-            if ch0 in ("-", "?", ":") and ch0 and _is_empty(ch1):
+            pos = self.pos
+            ch0 = buf[pos : pos + 1]
+            if ch0 in ("-", "?", ":") and ch0 and _is_empty(buf[pos + 1 : pos + 2]):
                 n = self._push_count(1) + self._push_spaces(True)
                 self.indent_next = self.indent_value + 1
                 self.indent_value += n
@@ -250,11 +275,11 @@ class Lexer:
 
     def _document(self) -> str | None:
         self._push_spaces(True)
-        line = self._line()
+        start, end = self.pos, self._line_end()
         n = self._push_indicators()
-        ch = line[n] if n < len(line) else ""
+        ch = self.buf[start + n] if start + n < end else ""
         if ch == "#":
-            self._push_count(len(line) - n)
+            self._push_count(end - start - n)
             ch = ""
         if ch == "":
             self._push_newline()
@@ -275,7 +300,7 @@ class Lexer:
         if ch in ("|", ">"):
             n += self._block_scalar_header()
             n += self._push_spaces(True)
-            self._push_count(len(line) - n)
+            self._push_count(end - start - n)
             self._push_newline()
             return self._block_scalar()
         return self._plain_scalar()
@@ -292,27 +317,30 @@ class Lexer:
             sp += self._push_spaces(True)
             if nl + sp == 0:
                 break
-        line = self._line()
-        if (indent != -1 and indent < self.indent_next and line[:1] != "#") or (
-            indent == 0 and line[:3] in ("---", "...") and _is_empty(line[3:4])
+        buf, start, end = self.buf, self.pos, self._line_end()
+        first = buf[start : min(start + 1, end)]
+        if (indent != -1 and indent < self.indent_next and first != "#") or (
+            indent == 0
+            and buf[start : min(start + 3, end)] in ("---", "...")
+            and _is_empty(buf[start + 3 : min(start + 4, end)])
         ):
             # a closing bracket at the opening line's indentation is tolerated
-            at_flow_end = indent == self.indent_next - 1 and self.flow_level == 1 and line[:1] in ("]", "}")
+            at_flow_end = indent == self.indent_next - 1 and self.flow_level == 1 and first in ("]", "}")
             if not at_flow_end:
                 self.flow_level = 0
                 self.out.append(FLOW_END)
                 return self._line_start()
         n = 0
-        while n < len(line) and line[n] == ",":
+        while start + n < end and buf[start + n] == ",":
             n += self._push_count(1)
             n += self._push_spaces(True)
             self.flow_key = False
         n += self._push_indicators()
-        ch = line[n] if n < len(line) else ""
+        ch = buf[start + n] if start + n < end else ""
         if ch == "":
             return "flow"
         if ch == "#":
-            self._push_count(len(line) - n)
+            self._push_count(end - start - n)
             return "flow"
         if ch in ("{", "["):
             self._push_count(1)
@@ -499,8 +527,3 @@ class Lexer:
         self.out.append(SCALAR)
         self._push_to_index(end + 1, True)
         return "flow" if in_flow else "doc"
-
-
-def lex(source: str) -> list[str]:
-    """Every lexical token of `source`, in order."""
-    return Lexer(source).lex()

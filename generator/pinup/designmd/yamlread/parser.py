@@ -8,7 +8,6 @@ directives, stray comments, errors) come out in order.
 from __future__ import annotations
 
 from pinup.designmd.yamlread.cst import Item, Token, token_type
-from pinup.designmd.yamlread.lexer import lex
 
 _FLOW_SCALARS = frozenset(("alias", "scalar", "single-quoted-scalar", "double-quoted-scalar"))
 _KEY_PROP_STOPS = frozenset(("doc-start", "explicit-key-ind", "map-value-ind", "seq-item-ind", "newline"))
@@ -95,12 +94,10 @@ class Parser:
         self.out: list[Token] = []
         self.line_starts = [0]  # where each line starts, as the `yaml` library's LineCounter sees them
 
-    def parse(self, source: str) -> list[Token]:
-        for lexeme in lex(source):
-            self.next(lexeme)
+    def finish(self) -> None:
+        """End of input: close every node still open."""
         while self.stack:
             self._pop()
-        return self.out
 
     def next(self, source: str) -> None:
         self.source = source
@@ -140,9 +137,6 @@ class Parser:
 
     # -- machinery ----------------------------------------------------------------------------
 
-    def _source_token(self) -> Token:
-        return Token(self.type, self.offset, self.indent, self.source)
-
     def _error(self, message: str) -> Token:
         error = Token("error", self.offset, source=self.source)
         error.message = message
@@ -159,18 +153,18 @@ class Parser:
             self._stream()
             return
         kind = top.type
-        if kind == "document":
-            self._document(top)
+        if kind == "block-map":
+            self._block_map(top)
         elif kind in _FLOW_SCALARS:
             self._scalar(top)
-        elif kind == "block-scalar":
-            self._block_scalar(top)
-        elif kind == "block-map":
-            self._block_map(top)
         elif kind == "block-seq":
             self._block_sequence(top)
+        elif kind == "document":
+            self._document(top)
         elif kind == "flow-collection":
             self._flow_collection(top)
+        elif kind == "block-scalar":
+            self._block_scalar(top)
         elif kind == "doc-end":
             self._document_end(top)
         else:
@@ -249,11 +243,12 @@ class Parser:
         if kind == "directive-line":
             self.out.append(Token("directive", self.offset, source=self.source))
         elif kind in ("byte-order-mark", "space", "comment", "newline"):
-            self.out.append(self._source_token())
+            self.out.append(Token(self.type, self.offset, self.indent, self.source))
         elif kind in ("doc-mode", "doc-start"):
             doc = Token("document", self.offset)
+            doc.start = []
             if kind == "doc-start":
-                doc.start.append(self._source_token())
+                doc.start.append(Token(self.type, self.offset, self.indent, self.source))
             self.stack.append(doc)
         else:
             self.out.append(self._error(f"Unexpected {kind} token in YAML stream"))
@@ -268,10 +263,10 @@ class Parser:
                 self._pop()
                 self._step()
             else:
-                doc.start.append(self._source_token())
+                doc.start.append(Token(self.type, self.offset, self.indent, self.source))
             return
         if kind in ("anchor", "tag", "space", "comment", "newline"):
-            doc.start.append(self._source_token())
+            doc.start.append(Token(self.type, self.offset, self.indent, self.source))
             return
         bv = self._start_block_value(doc)
         if bv is not None:
@@ -286,10 +281,10 @@ class Parser:
         start = _first_key_start_props(_prev_props(self.stack[-2]))
         if scalar.end is not None:
             sep = scalar.end
-            sep.append(self._source_token())
+            sep.append(Token(self.type, self.offset, self.indent, self.source))
             scalar.end = None
         else:
-            sep = [self._source_token()]
+            sep = [Token(self.type, self.offset, self.indent, self.source)]
         block_map = Token("block-map", scalar.offset, scalar.indent)
         block_map.items = [Item(start, scalar, sep)]
         self.on_key_line = True
@@ -298,7 +293,7 @@ class Parser:
     def _block_scalar(self, scalar: Token) -> None:
         kind = self.type
         if kind in ("space", "comment", "newline"):
-            scalar.props.append(self._source_token())
+            scalar.props.append(Token(self.type, self.offset, self.indent, self.source))
         elif kind == "scalar":
             scalar.source = self.source
             self.at_new_line = True  # the content ends with its line break
@@ -317,29 +312,29 @@ class Parser:
             if it.value is not None:
                 end = it.value.end
                 if end and end[-1].type == "comment":
-                    end.append(self._source_token())
+                    end.append(Token(self.type, self.offset, self.indent, self.source))
                 else:
-                    block_map.items.append(Item([self._source_token()]))
+                    block_map.items.append(Item([Token(self.type, self.offset, self.indent, self.source)]))
             elif it.sep is not None:
-                it.sep.append(self._source_token())
+                it.sep.append(Token(self.type, self.offset, self.indent, self.source))
             else:
-                it.start.append(self._source_token())
+                it.start.append(Token(self.type, self.offset, self.indent, self.source))
             return
         if kind in ("space", "comment"):
             if it.value is not None:
-                block_map.items.append(Item([self._source_token()]))
+                block_map.items.append(Item([Token(self.type, self.offset, self.indent, self.source)]))
             elif it.sep is not None:
-                it.sep.append(self._source_token())
+                it.sep.append(Token(self.type, self.offset, self.indent, self.source))
             else:
                 if self._at_indented_comment(it.start, block_map.indent):
                     prev = block_map.items[-2] if len(block_map.items) > 1 else None
                     end = prev.value.end if prev is not None and prev.value is not None else None
                     if end is not None:
                         end.extend(it.start)
-                        end.append(self._source_token())
+                        end.append(Token(self.type, self.offset, self.indent, self.source))
                         block_map.items.pop()
                         return
-                it.start.append(self._source_token())
+                it.start.append(Token(self.type, self.offset, self.indent, self.source))
             return
         if self.indent >= block_map.indent:
             at_map_indent = not self.on_key_line and self.indent == block_map.indent
@@ -363,23 +358,23 @@ class Parser:
                     del it.sep[nl[1] :]
             if kind in ("anchor", "tag"):
                 if at_next_item or it.value is not None:
-                    start.append(self._source_token())
+                    start.append(Token(self.type, self.offset, self.indent, self.source))
                     block_map.items.append(Item(start))
                     self.on_key_line = True
                 elif it.sep is not None:
-                    it.sep.append(self._source_token())
+                    it.sep.append(Token(self.type, self.offset, self.indent, self.source))
                 else:
-                    it.start.append(self._source_token())
+                    it.start.append(Token(self.type, self.offset, self.indent, self.source))
                 return
             if kind == "explicit-key-ind":
                 if it.sep is None and not it.explicit_key:
-                    it.start.append(self._source_token())
+                    it.start.append(Token(self.type, self.offset, self.indent, self.source))
                     it.explicit_key = True
                 elif at_next_item or it.value is not None:
-                    start.append(self._source_token())
+                    start.append(Token(self.type, self.offset, self.indent, self.source))
                     block_map.items.append(Item(start, explicit_key=True))
                 else:
-                    self._push_map([Item([self._source_token()], explicit_key=True)])
+                    self._push_map([Item([Token(self.type, self.offset, self.indent, self.source)], explicit_key=True)])
                 self.on_key_line = True
                 return
             if kind == "map-value-ind":
@@ -416,7 +411,7 @@ class Parser:
         self.stack.append(block_map)
 
     def _map_value(self, block_map: Token, it: Item, start: list[Token], at_next_item: bool) -> None:
-        here = self._source_token()
+        here = Token(self.type, self.offset, self.indent, self.source)
         if it.explicit_key:
             if it.sep is None:
                 if _includes(it.start, "newline"):
@@ -453,36 +448,36 @@ class Parser:
             if it.value is not None:
                 end = it.value.end
                 if end and end[-1].type == "comment":
-                    end.append(self._source_token())
+                    end.append(Token(self.type, self.offset, self.indent, self.source))
                 else:
-                    seq.items.append(Item([self._source_token()]))
+                    seq.items.append(Item([Token(self.type, self.offset, self.indent, self.source)]))
             else:
-                it.start.append(self._source_token())
+                it.start.append(Token(self.type, self.offset, self.indent, self.source))
             return
         if kind in ("space", "comment"):
             if it.value is not None:
-                seq.items.append(Item([self._source_token()]))
+                seq.items.append(Item([Token(self.type, self.offset, self.indent, self.source)]))
             else:
                 if self._at_indented_comment(it.start, seq.indent):
                     prev = seq.items[-2] if len(seq.items) > 1 else None
                     end = prev.value.end if prev is not None and prev.value is not None else None
                     if end is not None:
                         end.extend(it.start)
-                        end.append(self._source_token())
+                        end.append(Token(self.type, self.offset, self.indent, self.source))
                         seq.items.pop()
                         return
-                it.start.append(self._source_token())
+                it.start.append(Token(self.type, self.offset, self.indent, self.source))
             return
         if kind in ("anchor", "tag"):
             if not (it.value is not None or self.indent <= seq.indent):
-                it.start.append(self._source_token())
+                it.start.append(Token(self.type, self.offset, self.indent, self.source))
                 return
         elif kind == "seq-item-ind":
             if self.indent == seq.indent:
                 if it.value is not None or _includes(it.start, "seq-item-ind"):
-                    seq.items.append(Item([self._source_token()]))
+                    seq.items.append(Item([Token(self.type, self.offset, self.indent, self.source)]))
                 else:
-                    it.start.append(self._source_token())
+                    it.start.append(Token(self.type, self.offset, self.indent, self.source))
                 return
         if self.indent > seq.indent:
             bv = self._start_block_value(seq)
@@ -505,25 +500,25 @@ class Parser:
         if not fc.end:
             if kind in ("comma", "explicit-key-ind"):
                 if it is None or it.sep is not None:
-                    fc.items.append(Item([self._source_token()]))
+                    fc.items.append(Item([Token(self.type, self.offset, self.indent, self.source)]))
                 else:
-                    it.start.append(self._source_token())
+                    it.start.append(Token(self.type, self.offset, self.indent, self.source))
                 return
             if kind == "map-value-ind":
                 if it is None or it.value is not None:
-                    fc.items.append(Item([], None, [self._source_token()]))
+                    fc.items.append(Item([], None, [Token(self.type, self.offset, self.indent, self.source)]))
                 elif it.sep is not None:
-                    it.sep.append(self._source_token())
+                    it.sep.append(Token(self.type, self.offset, self.indent, self.source))
                 else:
-                    it.key, it.sep = None, [self._source_token()]
+                    it.key, it.sep = None, [Token(self.type, self.offset, self.indent, self.source)]
                 return
             if kind in ("space", "comment", "newline", "anchor", "tag"):
                 if it is None or it.value is not None:
-                    fc.items.append(Item([self._source_token()]))
+                    fc.items.append(Item([Token(self.type, self.offset, self.indent, self.source)]))
                 elif it.sep is not None:
-                    it.sep.append(self._source_token())
+                    it.sep.append(Token(self.type, self.offset, self.indent, self.source))
                 else:
-                    it.start.append(self._source_token())
+                    it.start.append(Token(self.type, self.offset, self.indent, self.source))
                 return
             if kind in _FLOW_SCALARS:
                 fs = self._flow_scalar()
@@ -535,7 +530,7 @@ class Parser:
                     it.key, it.sep = fs, []
                 return
             if kind in ("flow-map-end", "flow-seq-end"):
-                fc.end.append(self._source_token())
+                fc.end.append(Token(self.type, self.offset, self.indent, self.source))
                 return
             bv = self._start_block_value(fc)
             if bv is not None:
@@ -556,7 +551,7 @@ class Parser:
             _fix_flow_seq_items(fc)
             sep = fc.end[1:]
             del fc.end[1:]
-            sep.append(self._source_token())
+            sep.append(Token(self.type, self.offset, self.indent, self.source))
             block_map = Token("block-map", fc.offset, fc.indent)
             block_map.items = [Item(start, fc, sep)]
             self.on_key_line = True
@@ -581,21 +576,22 @@ class Parser:
             return self._flow_scalar()
         if kind == "block-scalar-header":
             token = Token("block-scalar", self.offset, self.indent)
-            token.props = [self._source_token()]
+            token.props = [Token(self.type, self.offset, self.indent, self.source)]
             return token
         if kind in ("flow-map-start", "flow-seq-start"):
             token = Token("flow-collection", self.offset, self.indent)
-            token.open = self._source_token()
+            token.open = Token(self.type, self.offset, self.indent, self.source)
+            token.items = []
             token.end = []
             return token
         if kind == "seq-item-ind":
             token = Token("block-seq", self.offset, self.indent)
-            token.items = [Item([self._source_token()])]
+            token.items = [Item([Token(self.type, self.offset, self.indent, self.source)])]
             return token
         if kind == "explicit-key-ind":
             self.on_key_line = True
             start = _first_key_start_props(_prev_props(parent))
-            start.append(self._source_token())
+            start.append(Token(self.type, self.offset, self.indent, self.source))
             token = Token("block-map", self.offset, self.indent)
             token.items = [Item(start, explicit_key=True)]
             return token
@@ -603,7 +599,7 @@ class Parser:
             self.on_key_line = True
             start = _first_key_start_props(_prev_props(parent))
             token = Token("block-map", self.offset, self.indent)
-            token.items = [Item(start, None, [self._source_token()])]
+            token.items = [Item(start, None, [Token(self.type, self.offset, self.indent, self.source)])]
             return token
         return None
 
@@ -616,9 +612,9 @@ class Parser:
         if self.type == "doc-mode":
             return
         if doc_end.end is not None:
-            doc_end.end.append(self._source_token())
+            doc_end.end.append(Token(self.type, self.offset, self.indent, self.source))
         else:
-            doc_end.end = [self._source_token()]
+            doc_end.end = [Token(self.type, self.offset, self.indent, self.source)]
         if self.type == "newline":
             self._pop()
 
@@ -631,8 +627,8 @@ class Parser:
         if kind == "newline":
             self.on_key_line = False
         if token.end is not None:
-            token.end.append(self._source_token())
+            token.end.append(Token(self.type, self.offset, self.indent, self.source))
         else:
-            token.end = [self._source_token()]
+            token.end = [Token(self.type, self.offset, self.indent, self.source)]
         if kind == "newline":
             self._pop()

@@ -3,20 +3,21 @@ lexer -> parser -> composer -> values, throwing the first error as the library w
 
 from __future__ import annotations
 
+import gc
 import re
 from bisect import bisect_left
 from typing import Any
 
 from pinup.designmd.yamlload import YamlError, flow_too_deep, prettify
-from pinup.designmd.yamlread.compose import compose_documents
+from pinup.designmd.yamlread.compose import Composer
 from pinup.designmd.yamlread.errors import Problem
+from pinup.designmd.yamlread.lexer import Lexer
 from pinup.designmd.yamlread.parser import Parser
 from pinup.designmd.yamlread.scalars import CodePointError
 from pinup.designmd.yamlread.values import Values
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
-_MULTIPLE = "Source contains multiple documents; please use YAML.parseAllDocuments()"
 
 
 def _to_utf16(text: str) -> str:
@@ -78,22 +79,47 @@ def _read(text: str, line_offset: int) -> Any:
     astral = _ASTRAL.search(text) is not None
     source = _to_utf16(text) if astral else text
     parser = Parser()
-    tokens = parser.parse(source)
-    lines = _Lines(parser.line_starts)
+    composer = Composer(len(source))
+    out = parser.out
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # many small objects, no cycles among them: the collector would only slow this down
     try:
-        docs = compose_documents(tokens, len(source))
+        lexemes = Lexer(source).tokens()
+        for lexeme in lexemes:
+            parser.next(lexeme)
+            if out:
+                for token in out:
+                    composer.next(token)
+                out.clear()
+                if composer.decided:
+                    break
+        else:
+            parser.finish()
+            for token in out:
+                composer.next(token)
+        contents, problem = composer.outcome()
+        if problem is not None:
+            # the excerpt needs where the error's line ends, as the library's line counter has it
+            line = _Lines(parser.line_starts).pos(problem.start)[0]
+            for lexeme in lexemes:
+                if len(parser.line_starts) > line:
+                    break
+                parser.next(lexeme)
+                out.clear()
     except CodePointError as exc:  # at the top level the library lets the RangeError escape
         raise YamlError(str(exc), None) from None
-    doc = docs[0]
-    problems = list(doc.errors)
-    if len(docs) > 1:
-        problems.append(Problem(docs[1].start, docs[1].value_end, "MULTIPLE_DOCS", _MULTIPLE))
-    if problems:
-        error = _error(source, problems[0], lines)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    lines = _Lines(parser.line_starts)
+    if problem is not None:
+        error = _error(source, problem, lines)
         if astral:
             error = YamlError(_from_utf16(error.message), error.line)
         raise error
-    value = Values(doc.contents, lambda offset: lines.pos(offset)[0], line_offset).build(doc.contents)
+    if contents is None:
+        return None
+    value = Values(contents, lambda offset: lines.pos(offset)[0], line_offset).build(contents)
     return _restore_astral(value, set()) if astral else value
 
 
