@@ -3,7 +3,6 @@ in the same order (YAML 1.2 core schema, default options: strict, unique keys)."
 
 from __future__ import annotations
 
-import json
 import re
 
 from pinup.designmd.yamlload import dup_identity, resolve_plain
@@ -595,4 +594,7 @@ class Composer:
 
 
 def _json_string(text: str) -> str:
+    """JavaScript's JSON.stringify of a string (for the parser's error messages)."""
+    import json  # rare: only a stray token gets here, and `pinup lint` starts without json
+
     return json.dumps(text, ensure_ascii=False)
