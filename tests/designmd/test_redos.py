@@ -157,3 +157,19 @@ def test_many_unresolved_aliases_are_composed_once(monkeypatch: pytest.MonkeyPat
     report = lint_text(text)
     assert report.findings[0].message.startswith("Unresolved alias (the anchor must be set before the alias): a0")
     assert calls == [1]
+
+
+def test_absurd_block_nesting_is_refused_early(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`- - - …` or `? ? ? …` opens a node per indicator; past a few hundred open nodes the block is
+    refused as too deep, after a bounded number of parser steps (it once ran to Python's recursion limit)."""
+    from pinup.designmd.lint import lint_text
+    from pinup.designmd.yamlread.parser import MAX_OPEN_NODES, Parser
+
+    steps: list[int] = []
+    step = Parser.next
+    monkeypatch.setattr(Parser, "next", lambda self, source: steps.append(1) or step(self, source))
+    for shape in ("- ", "? "):
+        steps.clear()
+        report = lint_text("---\ncolors:\n  a:\n    " + shape * 100_000 + "x\n---\n## Colors\n")
+        assert [f.message for f in report.findings] == ["YAML nesting is too deep"]
+        assert len(steps) <= 3 * MAX_OPEN_NODES, len(steps)

@@ -7,7 +7,12 @@ directives, stray comments, errors) come out in order.
 
 from __future__ import annotations
 
+from pinup.designmd.yamlload import YamlError
 from pinup.designmd.yamlread.cst import Item, Token, token_type
+
+#: open nodes at once past which a block is refused: no front matter nests this deep, and the
+#: composer recurses per level (the library itself would overflow its stack somewhat deeper)
+MAX_OPEN_NODES = 300
 
 _FLOW_SCALARS = frozenset(("alias", "scalar", "single-quoted-scalar", "double-quoted-scalar"))
 _KEY_PROP_STOPS = frozenset(("doc-start", "explicit-key-ind", "map-value-ind", "seq-item-ind", "newline"))
@@ -101,6 +106,8 @@ class Parser:
 
     def next(self, source: str) -> None:
         self.source = source
+        if len(self.stack) > MAX_OPEN_NODES:
+            raise YamlError("YAML nesting is too deep", None)
         if self.at_scalar:
             self.at_scalar = False
             self._step()
