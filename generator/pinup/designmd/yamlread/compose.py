@@ -29,6 +29,8 @@ _TESTED = {
         r"|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+|[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*))\Z"
     ),
 }
+#: what JavaScript's String.prototype.trim removes
+_JS_SPACE = "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 _TAG_HANDLE = re.compile(r"(.*!)([^!]*)\Z", re.S)
 _FLOW_BLOCK = "Block collections are not allowed within flow collections"
 _START_COL = "All mapping items must start at the same column"
@@ -491,7 +493,7 @@ class _Directives:
         def fail(offset: int, message: str, warning: bool = False) -> None:
             errors.add((start + offset, end), "BAD_DIRECTIVE", message, warning)
 
-        parts = re.split(r"[ \t]+", token.source.strip())
+        parts = re.split(r"[ \t]+", token.source.strip(_JS_SPACE))
         name, parts = parts[0], parts[1:]
         if name == "%TAG":
             if len(parts) != 2:

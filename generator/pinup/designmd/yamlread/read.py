@@ -119,7 +119,10 @@ def _read(text: str, line_offset: int) -> Any:
         raise error
     if contents is None:
         return None
-    value = Values(contents, lambda offset: lines.pos(offset)[0], line_offset).build(contents)
+    try:
+        value = Values(contents, lambda offset: lines.pos(offset)[0], line_offset).build(contents)
+    except YamlError as exc:  # an alias's error names the alias
+        raise YamlError(_from_utf16(exc.message), exc.line) if astral else exc from None
     return _restore_astral(value, set()) if astral else value
 
 
