@@ -52,7 +52,8 @@ class Item:
         self.explicit_key = explicit_key
 
 
-_BY_SOURCE = {
+#: a lexical token's kind: by its whole text, else by its first character (no kind: not a token)
+TYPE_BY_SOURCE = {
     BOM: "byte-order-mark",
     DOCUMENT: "doc-mode",
     FLOW_END: "flow-error-end",
@@ -71,7 +72,7 @@ _BY_SOURCE = {
     "]": "flow-seq-end",
     ",": "comma",
 }
-_BY_FIRST = {
+TYPE_BY_FIRST = {
     " ": "space",
     "\t": "space",
     "#": "comment",
@@ -84,11 +85,3 @@ _BY_FIRST = {
     "|": "block-scalar-header",
     ">": "block-scalar-header",
 }
-
-
-def token_type(source: str) -> str | None:
-    """The kind of a lexical token, or None for text that is no token."""
-    known = _BY_SOURCE.get(source)
-    if known is not None:
-        return known
-    return _BY_FIRST.get(source[:1])

@@ -8,7 +8,7 @@ directives, stray comments, errors) come out in order.
 from __future__ import annotations
 
 from pinup.designmd.yamlload import YamlError
-from pinup.designmd.yamlread.cst import Item, Token, token_type
+from pinup.designmd.yamlread.cst import TYPE_BY_FIRST, TYPE_BY_SOURCE, Item, Token
 
 #: open nodes at once past which a block is refused: no front matter nests this deep, and the
 #: composer recurses per level (the library itself would overflow its stack somewhat deeper)
@@ -113,7 +113,7 @@ class Parser:
             self._step()
             self.offset += len(source)
             return
-        type_ = token_type(source)
+        type_ = TYPE_BY_SOURCE.get(source) or TYPE_BY_FIRST.get(source[:1])
         if type_ is None:
             error = Token("error", self.offset, source=source)
             error.message = f"Not a YAML token: {source}"

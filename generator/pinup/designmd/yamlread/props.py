@@ -47,6 +47,9 @@ def resolve_props(
     flow: str | None = None,
 ) -> Props:
     props = Props()
+    if not tokens:  # nothing before the node: no check applies
+        props.end = props.start = offset
+        return props
     at_newline = start_on_newline
     has_space = start_on_newline
     comment_sep = ""

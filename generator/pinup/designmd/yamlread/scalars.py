@@ -72,6 +72,8 @@ def flow_scalar_text(token: Token, errors: Errors) -> str:
 
 
 def _fold_lines(source: str) -> str:
+    if "\n" not in source:
+        return source  # one line: nothing to fold (the usual case)
     match = _FIRST.match(source)
     if match is None:
         return source
