@@ -78,11 +78,19 @@ def load_block(text: str, line_offset: int = 0) -> Any:
 def _read(text: str, line_offset: int) -> Any:
     astral = _ASTRAL.search(text) is not None
     source = _to_utf16(text) if astral else text
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # many small objects, no cycles among them: the collector would only slow this down
+    try:
+        return _compose(source, astral, line_offset)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _compose(source: str, astral: bool, line_offset: int) -> Any:
     parser = Parser()
     composer = Composer(len(source))
     out = parser.out
-    gc_was_enabled = gc.isenabled()
-    gc.disable()  # many small objects, no cycles among them: the collector would only slow this down
     try:
         lexemes = Lexer(source).tokens()
         for lexeme in lexemes:
@@ -108,9 +116,6 @@ def _read(text: str, line_offset: int) -> Any:
                 out.clear()
     except CodePointError as exc:  # at the top level the library lets the RangeError escape
         raise YamlError(str(exc), None) from None
-    finally:
-        if gc_was_enabled:
-            gc.enable()
     lines = _Lines(parser.line_starts)
     if problem is not None:
         error = _error(source, problem, lines)
