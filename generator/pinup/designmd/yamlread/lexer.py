@@ -24,6 +24,10 @@ _PLAIN_RUN = re.compile(r"[^:\s]+")
 _PLAIN_RUN_FLOW = re.compile(r"[^:\s,\[\]{}]+")
 
 
+#: the characters `_push_indicators` can act on, and those a flow collection skips before its next token
+_INDICATOR_START = frozenset("!&-?:")
+_BREAK_OR_BLANK = frozenset("\n\r \t")
+
 _SPACES = re.compile(" +")
 _SPACES_TABS = re.compile("[ \t]+")
 
@@ -50,10 +54,20 @@ class Lexer:
 
     def tokens(self) -> Iterator[str]:
         """Every token in order, a state's worth at a time (so a reader can stop early)."""
+        states = {
+            "stream": self._stream,
+            "line-start": self._line_start,
+            "block-start": self._block_start,
+            "doc": self._document,
+            "flow": self._flow_collection,
+            "quoted-scalar": self._quoted_scalar,
+            "block-scalar": self._block_scalar,
+            "plain-scalar": self._plain_scalar,
+        }
         state: str | None = "stream"
         out = self.out
         while state is not None and self.pos < self.size:
-            state = self._dispatch(state)
+            state = states[state]()
             yield from out
             out.clear()
 
@@ -127,16 +141,16 @@ class Lexer:
         return 0
 
     def _push_spaces(self, allow_tabs: bool) -> int:
-        match = (_SPACES_TABS if allow_tabs else _SPACES).match(self.buf, self.pos)
-        if match is None:
+        buf, pos = self.buf, self.pos
+        ch = buf[pos : pos + 1]
+        if ch != " " and (ch != "\t" or not allow_tabs):
             return 0
+        match = (_SPACES_TABS if allow_tabs else _SPACES).match(buf, pos)
+        assert match is not None
         i = match.end()
-        buf = self.buf
-        n = i - self.pos
-        if n > 0:
-            self.out.append(buf[self.pos : i])
-            self.pos = i
-        return n
+        self.out.append(buf[pos:i])
+        self.pos = i
+        return i - pos
 
     def _push_newline(self) -> int:
         buf, pos = self.buf, self.pos
@@ -201,23 +215,6 @@ class Lexer:
         return self._push_to_index(i, False)
 
     # -- states -------------------------------------------------------------------------------
-
-    def _dispatch(self, state: str) -> str | None:
-        if state == "stream":
-            return self._stream()
-        if state == "line-start":
-            return self._line_start()
-        if state == "block-start":
-            return self._block_start()
-        if state == "doc":
-            return self._document()
-        if state == "flow":
-            return self._flow_collection()
-        if state == "quoted-scalar":
-            return self._quoted_scalar()
-        if state == "block-scalar":
-            return self._block_scalar()
-        return self._plain_scalar()
 
     def _stream(self) -> str | None:
         line = self._line()
@@ -307,7 +304,7 @@ class Lexer:
 
     def _flow_collection(self) -> str | None:
         indent = -1
-        while True:
+        while self.pos < self.size and self.buf[self.pos] in _BREAK_OR_BLANK:
             nl = self._push_newline()
             if nl > 0:
                 sp = self._push_spaces(False)
@@ -318,7 +315,7 @@ class Lexer:
             if nl + sp == 0:
                 break
         buf, start, end = self.buf, self.pos, self._line_end()
-        first = buf[start : min(start + 1, end)]
+        first = buf[start] if start < end else ""
         if (indent != -1 and indent < self.indent_next and first != "#") or (
             indent == 0
             and buf[start : min(start + 3, end)] in ("---", "...")
@@ -335,7 +332,8 @@ class Lexer:
             n += self._push_count(1)
             n += self._push_spaces(True)
             self.flow_key = False
-        n += self._push_indicators()
+        if start + n < end and buf[start + n] in _INDICATOR_START:
+            n += self._push_indicators()
         ch = buf[start + n] if start + n < end else ""
         if ch == "":
             return "flow"
