@@ -7,6 +7,8 @@ directives, stray comments, errors) come out in order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pinup.designmd.yamlload import YamlError
 from pinup.designmd.yamlread.cst import TYPE_BY_FIRST, TYPE_BY_SOURCE, Item, Token
 
@@ -14,6 +16,8 @@ from pinup.designmd.yamlread.cst import TYPE_BY_FIRST, TYPE_BY_SOURCE, Item, Tok
 #: composer recurses per level (the library itself would overflow its stack somewhat deeper)
 MAX_OPEN_NODES = 300
 
+_TYPE_BY_SOURCE_GET = TYPE_BY_SOURCE.get
+_TYPE_BY_FIRST_GET = TYPE_BY_FIRST.get
 _FLOW_SCALARS = frozenset(("alias", "scalar", "single-quoted-scalar", "double-quoted-scalar"))
 _KEY_PROP_STOPS = frozenset(("doc-start", "explicit-key-ind", "map-value-ind", "seq-item-ind", "newline"))
 
@@ -98,6 +102,15 @@ class Parser:
         self.type = ""
         self.out: list[Token] = []
         self.line_starts = [0]  # where each line starts, as the `yaml` library's LineCounter sees them
+        self.handlers: dict[str, Callable[[Token], None]] = {
+            "block-map": self._block_map,
+            "block-seq": self._block_sequence,
+            "document": self._document,
+            "flow-collection": self._flow_collection,
+            "block-scalar": self._block_scalar,
+            "doc-end": self._document_end,
+            **dict.fromkeys(_FLOW_SCALARS, self._scalar),
+        }
 
     def finish(self) -> None:
         """End of input: close every node still open."""
@@ -113,7 +126,7 @@ class Parser:
             self._step()
             self.offset += len(source)
             return
-        type_ = TYPE_BY_SOURCE.get(source) or TYPE_BY_FIRST.get(source[:1])
+        type_ = _TYPE_BY_SOURCE_GET(source) or _TYPE_BY_FIRST_GET(source[:1])
         if type_ is None:
             error = Token("error", self.offset, source=source)
             error.message = f"Not a YAML token: {source}"
@@ -150,7 +163,8 @@ class Parser:
         return error
 
     def _step(self) -> None:
-        top = self.stack[-1] if self.stack else None
+        stack = self.stack
+        top = stack[-1] if stack else None
         if self.type == "doc-end" and (top is None or top.type != "doc-end"):
             while self.stack:
                 self._pop()
@@ -159,21 +173,9 @@ class Parser:
         if top is None:
             self._stream()
             return
-        kind = top.type
-        if kind == "block-map":
-            self._block_map(top)
-        elif kind in _FLOW_SCALARS:
-            self._scalar(top)
-        elif kind == "block-seq":
-            self._block_sequence(top)
-        elif kind == "document":
-            self._document(top)
-        elif kind == "flow-collection":
-            self._flow_collection(top)
-        elif kind == "block-scalar":
-            self._block_scalar(top)
-        elif kind == "doc-end":
-            self._document_end(top)
+        handler = self.handlers.get(top.type)
+        if handler is not None:
+            handler(top)
         else:
             self._pop()
 
