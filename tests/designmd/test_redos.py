@@ -173,3 +173,54 @@ def test_absurd_block_nesting_is_refused_early(monkeypatch: pytest.MonkeyPatch) 
         report = lint_text("---\ncolors:\n  a:\n    " + shape * 100_000 + "x\n---\n## Colors\n")
         assert [f.message for f in report.findings] == ["YAML nesting is too deep"]
         assert len(steps) <= 3 * MAX_OPEN_NODES, len(steps)
+
+
+def _yaml_at_the_cap(entry: str, last: str = "") -> str:
+    """A DESIGN.md whose front matter fills pinup's YAML cap with one entry shape repeated."""
+    entries: list[str] = []
+    size = 0
+    while size < parser.MAX_YAML_CHARS - 1024:
+        entries.append(entry.format(len(entries)))
+        size += len(entries[-1])
+    return "---\ncolors:\n" + "".join(entries) + last + "---\n## Colors\n"
+
+
+@pytest.mark.parametrize(
+    ("entry", "last"),
+    [
+        ("  c{0}: {{a: 1, b: [x, y], c: 'z'}}\n", ""),  # the slowest shape found: many small flow maps
+        ("  c{0}: {{a: 1}}\n", "  bad: [1, 2\n"),  # read to the very end, then an error
+    ],
+)
+def test_a_full_yaml_block_of_flow_maps_lints_well_inside_a_timeout(tmp_path: Path, entry: str, last: str) -> None:
+    """A YAML block at the size cap that the plain line reader declines goes through the full
+    reader: its work grows linearly, so a fresh process lints it well inside a generous timeout."""
+    path = tmp_path / "DESIGN.md"
+    path.write_text(_yaml_at_the_cap(entry, last), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "pinup", "lint", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    assert '"summary"' in done.stdout
+    assert "a pinup limit" not in done.stdout  # read, not refused for its size
+    assert ("YAML_PARSE_ERROR" in done.stdout or " at line " in done.stdout) == bool(last)
+
+
+def test_a_full_yaml_block_takes_parser_steps_in_proportion_to_its_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each lexical token the parser is given covers at least one character of the block, but for
+    the marker before each scalar (and the rare empty one), so the steps stay within twice its size:
+    no step looks the block over again."""
+    from pinup.designmd.lint import lint_text
+    from pinup.designmd.yamlread.parser import Parser
+
+    steps: list[int] = []
+    step = Parser.next
+    monkeypatch.setattr(Parser, "next", lambda self, source: steps.append(1) or step(self, source))
+    text = _yaml_at_the_cap("  c{0}: {{a: 1, b: [x, y], c: 'z'}}\n")
+    report = lint_text(text)
+    assert report.design.symbols  # read in full, not refused
+    assert 0 < len(steps) <= 2 * len(text), len(steps)
