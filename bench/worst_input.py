@@ -4,7 +4,10 @@ Each shape is about --size bytes (1 MB by default): a long run of one character 
 once tried every split of it (digits in a dimension or number, spaces in a heading, digits in prose
 that the shadow scale scans, `#` in the title, a word with no `-dark` for the theme, spaces in the
 `# title`, `(` in a colour's label, `-container` in a colour's name), long lines of backticks or
-asterisks, a huge token table, and plain prose of the same size as the yardstick. `pinup lint` runs
+asterisks, a huge token table, plain prose of the same size as the yardstick, and a YAML block as large as
+pinup reads (256 KB) in a shape the plain line reader declines (flow collections, anchors, quoted
+keys, block scalars, sequences, deep nesting, many short entries, one long flow line, an error at the
+very end), padded with prose. `pinup lint` runs
 in-process and is timed with `time.process_time()`; `pinup build` runs as a fresh process on each
 shape (or those given by --build), timed by its children's CPU (resource.getrusage) with an empty user cache, and the same
 for a one-line DESIGN.md as the start-up every build pays.
@@ -99,6 +102,28 @@ def _plain_prose(n: int) -> str:
     return _filled(HEAD + TAIL, n)
 
 
+#: pinup reads at most this much YAML (parser.MAX_YAML_CHARS), less room for the head's lines
+YAML_ROOM = 256 * 1024 - 256
+
+
+def _yaml_block(first: str, entry: Callable[[int], str], last: str = "") -> Callable[[int], str]:
+    """A front matter of as many entries as fit in the YAML cap (the plain line reader declines
+    each of them, so the full reader reads it), padded with prose to the requested size."""
+
+    def shape(n: int) -> str:
+        parts, size, i = [first], len(first) + len(last), 0
+        while size < min(n, YAML_ROOM) - 64:
+            parts.append(entry(i))
+            size += len(parts[-1])
+            i += 1
+        parts.append(last)
+        text = "---\n" + "".join(parts) + TAIL
+        line = "Prose " * 160 + "\n"  # long lines: pinup also caps the number of lines
+        return text + "\n" + line * max(0, (n - len(text)) // len(line))
+
+    return shape
+
+
 SHAPES: dict[str, Callable[[int], str]] = {
     "fontweight-zeros": _fontweight,
     "lineheight-zeros": _lineheight,
@@ -116,6 +141,16 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "token-table": _token_table,
     "long-heading": _long_heading,
     "plain-prose": _plain_prose,
+    "yaml-flow-maps": _yaml_block("colors:\n", lambda i: f"  c{i}: {{a: 1, b: [x, y], c: 'z'}}\n"),
+    "yaml-anchors": _yaml_block("colors:\n", lambda i: f"  a{i}: &x{i} {{v: {i}}}\n  b{i}: *x{i}\n"),
+    "yaml-quoted-keys": _yaml_block("colors:\n", lambda i: f'  "k\\t{i}\\u00e9": "v\\n{i}"\n'),
+    "yaml-block-scalars": _yaml_block("notes:\n", lambda i: f"  d{i}: |\n    line {i}\n    more\n"),
+    "yaml-sequences": _yaml_block("list:\n", lambda i: f"  - item {i}\n  - [a, b]\n"),
+    "yaml-short-entries": _yaml_block("list:\n", lambda i: f"  - {i}\n"),
+    "yaml-deep-nesting": _yaml_block("x:\n", lambda i: " " * (i % 250 + 1) + f"k{i}:\n", "  v: 1\n"),
+    "yaml-long-flow-line": _yaml_block("list: [", lambda i: f"a{i}, ", "]\n"),
+    "yaml-long-flow-map": _yaml_block("map: {", lambda i: f"k{i}: v{i}, ", "}\n"),
+    "yaml-error-at-end": _yaml_block("colors:\n", lambda i: f"  c{i}: {{a: 1}}\n", "  bad: [1, 2\n"),
 }
 
 

@@ -71,13 +71,7 @@ _.handle_startendtag
 _.handle_endtag
 _.handle_data
 
-# PyYAML and ruamel.yaml: overrides and settings of their loaders
-_.processing_version
-_.scan_to_next_token
-_.check_printable
-_.allow_simple_key
-_.allow_duplicate_keys
-_.Resolver
+# ruamel.yaml: settings of its loaders
 _.preserve_quotes
 
 # MkDocs: plugin hooks and the attributes of its files and pages the plugin sets

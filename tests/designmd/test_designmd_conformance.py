@@ -19,10 +19,6 @@ from reference_oracle import ReferenceOracle
 
 pytestmark = pytest.mark.node
 
-#: corpus files whose single YAML-error warning may be worded differently (ruamel.yaml vs the `yaml`
-#: library); empty today: every corpus file matches byte for byte. Add a file here only with a reason.
-YAML_WORDING: set[str] = set()
-
 
 def _targets() -> list[Path]:
     extra = sorted(ROOT.glob("brand_refs/*/DESIGN.md")) + sorted(ROOT.glob("site_src/DESIGN.md"))
@@ -56,15 +52,11 @@ def test_lint_json_matches_reference(path: Path, reference_runs: dict[str, Any])
     for want, got in zip(expected["findings"], actual["findings"], strict=True):
         for key in ("severity", "path", "rule"):
             assert got.get(key) == want.get(key), (key, want, got)
-        if path.name in YAML_WORDING and "path" not in want and "rule" not in want:
-            assert " at line " in got["message"]
-            continue
         assert got["message"] == want["message"]
-    if path.name not in YAML_WORDING:
-        assert mine.stdout.decode() == ref_out, "byte-for-byte JSON"
+    assert mine.stdout.decode() == ref_out, "byte-for-byte JSON"
 
 
-@pytest.mark.parametrize("path", [p for p in _targets() if p.name not in YAML_WORDING], ids=_label)
+@pytest.mark.parametrize("path", _targets(), ids=_label)
 def test_lint_markdown_matches_reference(path: Path, reference_runs: dict[str, Any]) -> None:
     _, _, ref_code, ref_out = reference_runs[str(path)]
     mine = run_pinup("lint", str(path), "--format", "md")

@@ -9,7 +9,6 @@ from helpers_designmd import CORPUS, corpus_files, read_text
 
 from pinup.designmd.lint import lint_text, run
 from pinup.designmd.parser import parse_document
-from pinup.designmd.yamlload import YamlError, _Builder, _compose_exact, _compose_fast
 
 
 def _mutations(text: str, seed: int) -> list[str]:
@@ -119,41 +118,6 @@ def test_several_hundred_kb_file() -> None:
     orphans = [f for f in report.findings if f.rule == "orphaned-tokens"]
     assert len(orphans) == 4500
     assert report.summary.infos == 3  # token summary + missing spacing + missing rounded
-
-
-def _blocks(path) -> list[tuple[str, int]]:  # type: ignore[no-untyped-def]
-    from pinup.designmd.parser import find_front_matter, split_lines
-
-    text = read_text(path)
-    lines = split_lines(text.lstrip("\ufeff"))
-    out = []
-    close = find_front_matter(lines)
-    if close is not None and close > 1:
-        out.append(("\n".join(lines[1:close]), 1))
-    return out
-
-
-@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
-def test_fast_yaml_path_agrees_with_exact_path(path) -> None:  # type: ignore[no-untyped-def]
-    """libyaml composes clean blocks; whenever it succeeds, the result equals ruamel's exact path."""
-    for text, offset in _blocks(path):
-        ok, fast = _compose_fast(text)
-        if not ok:
-            continue
-        try:
-            exact = _compose_exact(text)
-        except YamlError:
-            pytest.fail(f"libyaml accepted a block the exact path rejects: {path.name}")
-        a, b = _Builder(text, offset), _Builder(text, offset)
-        try:
-            fast_value = a.build(fast)
-        except YamlError:
-            with pytest.raises(YamlError):
-                b.build(exact)
-            continue
-        exact_value = b.build(exact)
-        assert fast_value == exact_value
-        assert getattr(fast_value, "key_lines", None) == getattr(exact_value, "key_lines", None)
 
 
 def test_parse_keeps_heading_lines_with_crlf_and_bom() -> None:

@@ -2,7 +2,7 @@
 
 `yamlsimple.load_simple` answers only for a subset (nested mappings of one-line scalars, folded
 and literal descriptions); wherever it answers, the value, the types, the key order and every
-recorded source line must equal `yamlload.load_block`'s, and it must never accept a block the
+recorded source line must equal `yamlread.read.load_block`'s, and it must never accept a block the
 full loader rejects. Checked on every DESIGN.md in the repository and on random blocks.
 """
 
@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pinup.designmd import parser
-from pinup.designmd.yamlload import YamlError, load_block
+from pinup.designmd.yamlload import YamlError
+from pinup.designmd.yamlread.read import load_block
 from pinup.designmd.yamlsimple import NOT_SIMPLE, load_simple
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from pinup.designmd.jsobject import js_order
 from pinup.designmd.memo import remember
-from pinup.designmd.yamlload import YamlError, load_block
+from pinup.designmd.yamlload import YamlError
 from pinup.designmd.yamlsimple import NOT_SIMPLE, load_simple
 
 if TYPE_CHECKING:
@@ -358,9 +358,11 @@ def _merge(doc: ParsedDocument, blocks: list[tuple[str, str, int]]) -> None:
     if doc.error is not None:
         return
     for label, yaml_text, offset in blocks:
-        value = load_simple(yaml_text, offset)  # plain front matter without importing PyYAML
+        value = load_simple(yaml_text, offset)  # plain front matter, without loading the full reader
         try:
             if value is NOT_SIMPLE:
+                from pinup.designmd.yamlread.read import load_block  # only when needed: it costs start-up
+
                 value = load_block(yaml_text, offset)
         except YamlError as exc:
             line = exc.line + offset if exc.line is not None else offset

@@ -1,6 +1,7 @@
-"""A line-by-line reader for the plain YAML most DESIGN.md front matter is, without PyYAML.
+"""A line-by-line reader for the plain YAML most DESIGN.md front matter is, without the full reader.
 
-Importing PyYAML costs a `pinup lint` process about a third of its start-up, yet real front
+The full reader (`yamlread`, a port of the reference's `yaml` library) costs start-up and, being a
+general state machine in Python, several times this reader's CPU per line, yet real front
 matter is nested `key: value` mappings with plain or quoted one-line scalars (and a folded or
 literal description). `load_simple` reads exactly that subset and gives the value `load_block`
 would; anything else (sequences, flow collections, anchors, tags, escapes, duplicate keys, odd
@@ -27,7 +28,7 @@ _BLOCK = re.compile(r"([>|])(-?) *\Z")
 #: a one-line flow sequence of quoted strings and plain words: `["#fff", "#000"]`, `[light, dark]`
 _ITEM = r"\"([^\"\\]*)\"|'([^']*)'|([A-Za-z0-9_.+-][A-Za-z0-9_.%+-]*)"
 _FLOW = rf"\[((?: *(?:{_ITEM})(?: *, *(?:{_ITEM}))*)? *)\](?: +#.*| *)\Z"  # compiled on first use
-#: characters libyaml reads as something other than plain text (or rejects); their blocks go the long way
+#: characters a YAML reader may take as something other than plain text (or reject); their blocks go the long way
 _ASCII_ODD = re.compile("[^\n\x20-\x7e]")
 _ODD_PATTERN = "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010fffd]"
 _NO_PLAIN_START = frozenset(",[]{}#&*!|>'\"%@`")
@@ -37,7 +38,7 @@ NOT_SIMPLE = object()
 
 
 def _plain(text: str) -> str | None:
-    """A one-line plain scalar as libyaml reads it (comment cut, spaces trimmed), or None if in doubt."""
+    """A one-line plain scalar as the `yaml` library reads it (comment cut, spaces trimmed), or None if in doubt."""
     first = text[0]
     if first in _NO_PLAIN_START or (first in "-?:" and (len(text) == 1 or text[1] == " ")):
         return None
