@@ -229,3 +229,17 @@ def test_a_full_yaml_block_takes_parser_steps_in_proportion_to_its_size(monkeypa
     report = lint_text(text)
     assert report.design.symbols  # read in full, not refused
     assert 0 < len(steps) <= 2 * len(text), len(steps)
+
+
+def test_an_error_excerpt_of_a_long_run_of_carriage_returns_is_cut_in_linear_time() -> None:
+    """The excerpt's line loses its trailing line breaks; a pattern that did so backtracked over a
+    run of lone \\r not at the end (the `yaml` library keeps them in the line), quadratically: a
+    megabyte-scale run took minutes. Run in a fresh process with a generous timeout."""
+    script = (
+        "from pinup.designmd.yamlload import prettify\n"
+        "source = 'a: @' + '\\r' * 300_000 + 'y\\n'\n"
+        "text = prettify(source, 'Plain value cannot start with reserved character @', 1, 4, 1, [0, len(source)])\n"
+        "assert text.startswith('Plain value cannot start with reserved character @ at line 1, column 4'), text[:80]\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr

@@ -149,7 +149,7 @@ def prettify(source: str, message: str, line: int, col: int, count: int, starts:
         begin = starts[number - 1]
         return source[begin : starts[number]] if number < len(starts) else source[begin:]
 
-    line_str = re.sub(r"[\n\r]+\Z", "", text_of(line))
+    line_str = text_of(line).rstrip("\n\r")
     if ci >= 60 and len(line_str) > 80:
         trim = min(ci - 39, len(line_str) - 79)
         line_str = "…" + line_str[trim:]

@@ -19,15 +19,13 @@ from pinup.designmd.yamlread.props import (
 from pinup.designmd.yamlread.scalars import CodePointError, block_scalar_text, flow_scalar_text
 
 _CORE = "tag:yaml.org,2002:"
-#: the core schema's scalar tags that test the text (the tag applies only when its test passes)
-_TESTED = {
-    _CORE + "null": re.compile(r"(?:~|[Nn]ull|NULL)?\Z"),
-    _CORE + "bool": re.compile(r"(?:[Tt]rue|TRUE|[Ff]alse|FALSE)\Z"),
-    _CORE + "int": re.compile(r"(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\Z"),
-    _CORE + "float": re.compile(
-        r"(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN"
-        r"|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+|[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*))\Z"
-    ),
+#: the core schema's scalar tags that test the text: a tag applies when the text reads, by the core
+#: schema's own rules, as a value of exactly its type (so `!!int true` stays a string)
+_TESTED: dict[str, type] = {
+    _CORE + "null": type(None),
+    _CORE + "bool": bool,
+    _CORE + "int": int,
+    _CORE + "float": float,
 }
 #: what JavaScript's String.prototype.trim removes
 _JS_SPACE = "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -156,10 +154,9 @@ def _compose_scalar(ctx: Context, token: Token, tag_token: Token | None) -> Node
 def _by_tag(text: str, tag_name: str) -> object:
     """A scalar with an explicit tag: a core tag applies when its test passes; any other tag
     leaves the text a string (the `yaml` library only warns)."""
-    test = _TESTED.get(tag_name)
-    if test is not None and test.match(text):
-        return resolve_plain(text)
-    return text
+    expected = _TESTED.get(tag_name)
+    value = resolve_plain(text) if expected is not None else text
+    return value if type(value) is expected else text
 
 
 def _compose_collection(ctx: Context, token: Token, props: Props) -> Node:

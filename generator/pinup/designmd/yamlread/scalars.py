@@ -10,7 +10,7 @@ from pinup.designmd.yamlread.errors import Errors
 from pinup.designmd.yamlread.props import COMMENT_SPACE
 
 _FIRST = re.compile(r"(.*?)(?<![ \t])[ \t]*\r?\n", re.S)
-_LINE = re.compile(r"[ \t]*(.*?)(?:(?<![ \t])[ \t]*)?\r?\n", re.S)
+_LINE = re.compile(r"[ \t]*+(.*?)(?:(?<![ \t])[ \t]*+)?\r?\n", re.S)
 _LAST = re.compile(r"[ \t]*(.*)", re.S)
 _HEX_DIGITS = re.compile(r"[0-9a-fA-F]+\Z")
 _LINE_SPLIT = re.compile(r"\n( *)")
