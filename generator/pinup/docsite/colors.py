@@ -188,7 +188,7 @@ def _role_items(markdown: str, tokens: list[Any] | None) -> list[_RoleItem]:
 
 def _is_text_like(name: str) -> bool:
     low = name.lower()
-    return low.startswith("on-") or any(h in low.split("-") or h in low for h in _TEXT_HINTS)
+    return low.startswith("on-") or any(h in low for h in _TEXT_HINTS)  # a hint among the parts is in the name too
 
 
 def _is_surface_like(name: str, names: set[str]) -> bool:

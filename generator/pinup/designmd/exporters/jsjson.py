@@ -120,8 +120,16 @@ _SPLIT_MEMBERS = 8
 
 
 def _object(value: dict[Any, Any], indent: str) -> str:
-    """A non-empty object at `indent`, each member's value through `_member`."""
+    """A non-empty object at `indent`, each member's value through `_member`.
+
+    An object with more members than `_MEMBERS` keeps is written without it: each pass over it
+    would drop its own first members before the next pass reached them, so every lookup would
+    miss and the memo would only add a `repr` of each member."""
     inner = indent + "  "
+    if len(value) > _MEMBERS_KEPT:
+        out: list[str] = []
+        _write(value, indent, "  ", out, None)
+        return "".join(out)
     parts = [
         f"{inner}{_string(key if type(key) is str else str(key))}: {_member(item, inner)}"
         for key, item in js_items(value)

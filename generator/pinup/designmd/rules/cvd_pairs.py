@@ -18,29 +18,36 @@ _ROLES = {
     "text": ("on-surface", "on-background", "text", "foreground", "body"),
 }
 _PAIRS = (("error", "success"), ("link", "text"))
-_VARIANTS = ("container", "tint", "hover", "active", "pressed", "focus", "disabled", "subtle", "muted", "bg")
+#: the names a role's word must equal whole; every other word must be one of the name's parts
+_WHOLE = frozenset(("on-surface", "on-background"))
+_PART_WORDS = frozenset(word for words in _ROLES.values() for word in words if word not in _WHOLE)
+_VARIANTS = frozenset(("container", "tint", "hover", "active", "pressed", "focus", "disabled", "subtle", "muted", "bg"))
 
 
-def _role_color(model: Model, role: str, suffix: str) -> tuple[str, CssColor] | None:
-    """The token that plays `role` in the mode `suffix` ('' or '-dark'): the shortest name holding one
-    of the role's words, without `on-` (for error and success) or a state/container variant."""
-    candidates: list[tuple[int, int, str]] = []
+def _role_colors(model: Model, suffix: str) -> dict[str, tuple[str, CssColor]]:
+    """Role -> the token that plays it in the mode `suffix` ('' or '-dark'): the shortest name holding
+    one of the role's words, without `on-` (for error and success) or a state/container variant.
+
+    One pass over the colours for every role (a name is split once, not once per role and variant),
+    so the rule stays linear in the number of colours with a small constant."""
+    best: dict[str, tuple[int, int, str]] = {}
     for name in model.colors:
         base = name[: -len(suffix)] if suffix and name.endswith(suffix) else (None if suffix else name)
-        if base is None or base.endswith("-dark") or any(v in base.split("-") for v in _VARIANTS):
+        if base is None or base.endswith("-dark"):
             continue
-        for rank, word in enumerate(_ROLES[role]):
-            if word in ("on-surface", "on-background"):
-                hit = base == word
-            else:
-                hit = word in base.split("-") and not base.startswith("on-")
-            if hit:
-                candidates.append((rank, len(base), name))
-                break
-    if not candidates:
-        return None
-    name = min(candidates)[2]
-    return name, model.colors[name]
+        parts = base.split("-")
+        if (_PART_WORDS.isdisjoint(parts) and base not in _WHOLE) or not _VARIANTS.isdisjoint(parts):
+            continue  # most names: no role's word, so no role (one set test rather than one per word)
+        plain = not base.startswith("on-")
+        for role, words in _ROLES.items():
+            for rank, word in enumerate(words):
+                hit = base == word if word in _WHOLE else plain and word in parts
+                if hit:
+                    candidate = (rank, len(base), name)
+                    if role not in best or candidate < best[role]:
+                        best[role] = candidate
+                    break
+    return {role: (found[2], model.colors[found[2]]) for role, found in best.items()}
 
 
 def check(model: Model) -> list[RawFinding]:
@@ -52,8 +59,9 @@ def check(model: Model) -> list[RawFinding]:
 
     findings: list[RawFinding] = []
     for suffix in ("", "-dark"):
+        roles = _role_colors(model, suffix)
         for first_role, second_role in _PAIRS:
-            first, second = _role_color(model, first_role, suffix), _role_color(model, second_role, suffix)
+            first, second = roles.get(first_role), roles.get(second_role)
             if first is None or second is None or delta_e_ok(first[1], second[1]) < MINIMUM_DELTA_E:
                 continue
             lost = [

@@ -47,8 +47,10 @@ def token_refs(model: Model) -> list[RawFinding]:
     chain deeper than 10) or resolves to the wrong kind of value. The reference drops these silently."""
     findings: list[RawFinding] = []
     for path, raw in model.raw_tokens.items():
+        if not is_reference(raw):  # the common case first: a literal value (one test, no split)
+            continue
         group = path.split(".", 1)[0]
-        if group not in (*_TOKEN_GROUPS, "typography") or not (isinstance(raw, str) and is_reference(raw)):
+        if group not in (*_TOKEN_GROUPS, "typography"):
             continue
         status, value = _walk(model, raw[1:-1])
         if status == "missing":
@@ -111,8 +113,11 @@ _HEX_IN_PROSE = re.compile(r"(?<![\w&])#(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{6}|[0-9a-f
 _FENCE_LINE = re.compile(r"^\s{0,3}(```|~~~)")
 
 
+_WORD_BREAK = re.compile(r"[-_.\s]+")
+
+
 def _name_words(name: str) -> list[str]:
-    return [w for w in re.split(r"[-_.\s]+", name) if w]
+    return [w for w in _WORD_BREAK.split(name) if w]
 
 
 def _name_pattern(words: list[str]) -> re.Pattern[str]:
@@ -128,11 +133,16 @@ class _NamePatterns:
     """
 
     def __init__(self, names: tuple[str, ...]) -> None:
-        self.names = [(name, _name_words(name)) for name in names if len(name) >= 3]
+        self.given = names
+        #: each name and its words, split when the first line with a hex value asks (prose without one,
+        #: the common case, never pays for splitting every colour's name)
+        self.names: list[tuple[str, list[str]]] | None = None
         self.compiled: dict[str, re.Pattern[str]] = {}
 
     def named(self, text: str) -> list[str]:
         """The names whose pattern matches `text`."""
+        if self.names is None:
+            self.names = [(name, _name_words(name)) for name in self.given if len(name) >= 3]
         lower = text.lower() if text.isascii() else None
         found = []
         for name, words in self.names:
