@@ -9,6 +9,7 @@ answered for the wrong text, or kept line numbers after the front matter grew, a
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -136,3 +137,37 @@ def test_name_patterns_compiled_on_demand_match_as_every_pattern_does(data: st.D
         name for name in names if len(name) >= 3 and extended._name_pattern(extended._name_words(name)).search(text)
     ]
     assert patterns.named(text) == expected
+
+
+def test_prose_and_colours_past_the_pair_limit_are_not_compared_and_the_report_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each line giving one hex value is compared with every colour name: thousands of each took
+    minutes. Past the limit no name is looked for (counted, not timed) and an info finding says why."""
+    looked: list[str] = []
+    named = extended._NamePatterns.named
+
+    def counting(self: extended._NamePatterns, text: str) -> list[str]:
+        looked.append(text)
+        return named(self, text)
+
+    monkeypatch.setattr(extended._NamePatterns, "named", counting)
+
+    def colours(n: int) -> str:
+        return "".join(f'  gray-{i}: "#{i:06x}"\n' for i in range(n))
+
+    def prose(n: int) -> str:
+        return "".join(f"Use gray-{i} for #{i + 1:06x} here.\n" for i in range(n))
+
+    text = f"---\nname: Big\ncolors:\n{colours(600)}---\n\n## Colors\n\n{prose(600)}"
+    extended._PROSE_SCANS.clear()
+    report = lint_text(text, extended=True)
+    assert looked == []
+    skipped = [f for f in report.findings if f.path == "colors" and f.severity == "info"]
+    assert len(skipped) == 1 and "not checked" in skipped[0].message
+    assert not [f for f in report.findings if f.rule == "prose-color-mismatch" and f.severity == "warning"]
+    # under the limit every such line is still compared
+    small = f"---\nname: Big\ncolors:\n{colours(20)}---\n\n## Colors\n\n{prose(60)}"
+    extended._PROSE_SCANS.clear()
+    assert [f for f in lint_text(small, extended=True).findings if f.rule == "prose-color-mismatch"]
+    assert looked

@@ -161,8 +161,18 @@ def prose_colors(model: Model, lines: list[str], body_start: int) -> list[RawFin
     hex value that differs from that token's value: the prose and the tokens disagree."""
     if not model.colors:
         return []
+    candidates = _prose_candidates(tuple(model.colors), lines[body_start:])
+    if candidates is None:
+        return [
+            RawFinding(
+                "info",
+                "colors",
+                f"The prose was not checked against the colour tokens: {len(model.colors):,} colours and this "
+                f"much prose give more than {MAX_NAME_LINE_PAIRS:,} name and line pairs to compare (a pinup limit).",
+            )
+        ]
     findings: list[RawFinding] = []
-    for offset, hex_text, name in _prose_candidates(tuple(model.colors), lines[body_start:]):
+    for offset, hex_text, name in candidates:
         written = parse_css_color(hex_text)
         token = model.colors[name]
         if written is None or written.hex[:7] == token.hex[:7]:
@@ -181,27 +191,32 @@ def prose_colors(model: Model, lines: list[str], body_start: int) -> list[RawFin
 #: (colour names, the prose) -> what `_scan_prose` found there. Editing a token changes neither,
 #: so a file linted again as it is edited (`pinup serve`) skips the scan. Bounded: the last few
 #: pairs, prose up to `_PROSE_KEPT_CHARS` (lines hold no line break, so joined they are one key)
-_PROSE_SCANS: dict[tuple[tuple[str, ...], str], list[tuple[int, str, str]]] = {}
+_PROSE_SCANS: dict[tuple[tuple[str, ...], str], list[tuple[int, str, str]] | None] = {}
 _PROSE_SCANS_KEPT = 32
 _PROSE_KEPT_CHARS = 256 * 1024
 
 
-def _prose_candidates(names: tuple[str, ...], prose: list[str]) -> list[tuple[int, str, str]]:
+def _prose_candidates(names: tuple[str, ...], prose: list[str]) -> list[tuple[int, str, str]] | None:
     """`_scan_prose(names, prose)`, remembered for the last few (names, prose) pairs."""
     key = (names, "\n".join(prose))
     if len(key[1]) > _PROSE_KEPT_CHARS:
         return _scan_prose(names, prose)
-    found = _PROSE_SCANS.get(key)
-    if found is None:
-        found = remember(_PROSE_SCANS, key, _scan_prose(names, prose), _PROSE_SCANS_KEPT)
-    return found
+    if key in _PROSE_SCANS:
+        return _PROSE_SCANS[key]
+    return remember(_PROSE_SCANS, key, _scan_prose(names, prose), _PROSE_SCANS_KEPT)
 
 
-def _scan_prose(names: tuple[str, ...], prose: list[str]) -> list[tuple[int, str, str]]:
+#: how many (colour name, prose line) pairs the check compares at most. Each line that gives one hex
+#: value is compared with every colour name, so the work is their product: a file with thousands of
+#: each would take minutes, and the check is advice, so past this it says it did not look.
+MAX_NAME_LINE_PAIRS = 250_000
+
+
+def _scan_prose(names: tuple[str, ...], prose: list[str]) -> list[tuple[int, str, str]] | None:
     """Each prose line (outside code fences) with exactly one hex value and exactly one colour name:
-    (its index in `prose`, the hex value as written, the name)."""
-    patterns = _NamePatterns(names)
-    found: list[tuple[int, str, str]] = []
+    (its index in `prose`, the hex value as written, the name); None when there are more
+    (name, line) pairs to compare than `MAX_NAME_LINE_PAIRS`."""
+    lines: list[tuple[int, str, str]] = []
     in_fence = False
     for index, text in enumerate(prose):
         if _FENCE_LINE.match(text):
@@ -210,13 +225,18 @@ def _scan_prose(names: tuple[str, ...], prose: list[str]) -> list[tuple[int, str
         if in_fence or "#" not in text:
             continue
         hexes = _HEX_IN_PROSE.findall(text)
-        if len(hexes) != 1:
-            continue
+        if len(hexes) == 1:
+            lines.append((index, text, hexes[0]))
+    if len(lines) * len(names) > MAX_NAME_LINE_PAIRS:
+        return None
+    patterns = _NamePatterns(names)
+    found: list[tuple[int, str, str]] = []
+    for index, text, hex_text in lines:
         named = patterns.named(text)
         # prefer the longest names: "on-primary" also matches "primary"
         named = [n for n in named if not any(n != m and n in m for m in named)]
         if len(named) == 1:
-            found.append((index, hexes[0], named[0]))
+            found.append((index, hex_text, named[0]))
     return found
 
 
