@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pinup.designmd.yamlload import YamlError
+from pinup.designmd.yamlload import MAX_FLOW_DEPTH, YamlError, flow_too_deep
 from pinup.designmd.yamlread.read import load_block
 
 ERRORS = [
@@ -58,3 +58,15 @@ def test_lines_of_keys_and_items_count_from_the_offset() -> None:
     assert value.key_lines == {"colors": 11, "list": 16}
     assert value["colors"].key_lines == {"a": 12, "b": 14}
     assert value["list"].item_lines == [17, 18]
+
+
+def test_flow_depth_counts_only_open_brackets_past_stray_closers() -> None:
+    """The depth check reads the brackets alone: text between them and closers at depth 0 count
+    for nothing, and only an opening past the limit refuses the block."""
+    deep = "k: " + "[x, " * (MAX_FLOW_DEPTH + 1)
+    assert flow_too_deep(deep)
+    assert not flow_too_deep("k: " + "[a], {b: c} " * MAX_FLOW_DEPTH)
+    assert flow_too_deep("]} " * 50 + deep)
+    assert not flow_too_deep("]" * (MAX_FLOW_DEPTH + 50) + "[" * MAX_FLOW_DEPTH)
+    with pytest.raises(YamlError, match="too deep"):
+        load_block(deep + "\n")

@@ -28,6 +28,9 @@ _PLAIN_RUN_FLOW = re.compile(r"[^:\s,\[\]{}]+")
 _INDICATOR_START = frozenset("!&-?:")
 _BREAK_OR_BLANK = frozenset("\n\r \t")
 
+#: `ch in _EMPTY` is `_is_empty(ch)` for a character or the empty string (past the end)
+_EMPTY = " \n\r\t"
+
 _SPACES = re.compile(" +")
 _SPACES_TABS = re.compile("[ \t]+")
 
@@ -327,26 +330,34 @@ class Lexer:
                 self.flow_level = 0
                 self.out.append(FLOW_END)
                 return self._line_start()
-        n = 0
-        while start + n < end and buf[start + n] == ",":
-            n += self._push_count(1)
-            n += self._push_spaces(True)
+        out, i = self.out, start
+        while i < end and buf[i] == ",":
+            out.append(",")
+            spaces = _SPACES_TABS.match(buf, i + 1)
+            if spaces is None:
+                i += 1
+            else:
+                i = spaces.end()
+                out.append(buf[spaces.start() : i])
             self.flow_key = False
-        if start + n < end and buf[start + n] in _INDICATOR_START:
-            n += self._push_indicators()
-        ch = buf[start + n] if start + n < end else ""
+        self.pos = i
+        if i < end and buf[i] in _INDICATOR_START:
+            i += self._push_indicators()
+        ch = buf[i] if i < end else ""
         if ch == "":
             return "flow"
         if ch == "#":
-            self._push_count(end - start - n)
+            self._push_count(end - i)
             return "flow"
         if ch in ("{", "["):
-            self._push_count(1)
+            out.append(ch)
+            self.pos = i + 1
             self.flow_key = False
             self.flow_level += 1
             return "flow"
         if ch in ("}", "]"):
-            self._push_count(1)
+            out.append(ch)
+            self.pos = i + 1
             self.flow_key = True
             self.flow_level -= 1
             return "flow" if self.flow_level else "doc"
@@ -494,17 +505,17 @@ class Lexer:
                 break
             ch = buf[i]
             if ch == ":":
-                nxt = self._at(i + 1)
-                if _is_empty(nxt) or (in_flow and nxt in _FLOW_INDICATORS):
+                nxt = buf[i + 1 : i + 2]
+                if nxt in _EMPTY or (in_flow and nxt in _FLOW_INDICATORS):
                     break
                 end = i
-            elif _is_empty(ch):
-                nxt = self._at(i + 1)
+            elif ch in _EMPTY:
+                nxt = buf[i + 1 : i + 2]
                 if ch == "\r":
                     if nxt == "\n":
                         i += 1
                         ch = "\n"
-                        nxt = self._at(i + 1)
+                        nxt = buf[i + 1 : i + 2]
                     else:
                         end = i
                 if nxt == "#" or (in_flow and nxt and nxt in _FLOW_INDICATORS):

@@ -23,7 +23,10 @@ _KEY_PROP_STOPS = frozenset(("doc-start", "explicit-key-ind", "map-value-ind", "
 
 
 def _includes(tokens: list[Token], type_: str) -> bool:
-    return any(t.type == type_ for t in tokens)
+    for t in tokens:  # a loop, not any() over a generator: called for most flow sequence items
+        if t.type == type_:
+            return True
+    return False
 
 
 def _first_non_empty(tokens: list[Token]) -> int:
@@ -119,11 +122,16 @@ class Parser:
 
     def next(self, source: str) -> None:
         self.source = source
-        if len(self.stack) > MAX_OPEN_NODES:
+        stack = self.stack
+        if len(stack) > MAX_OPEN_NODES:
             raise YamlError("YAML nesting is too deep", None)
         if self.at_scalar:
             self.at_scalar = False
-            self._step()
+            handler = self.handlers.get(stack[-1].type) if stack else None
+            if handler is not None:
+                handler(stack[-1])
+            else:
+                self._step()
             self.offset += len(source)
             return
         type_ = _TYPE_BY_SOURCE_GET(source) or _TYPE_BY_FIRST_GET(source[:1])
@@ -138,7 +146,12 @@ class Parser:
             self.type = "scalar"
         else:
             self.type = type_
-            self._step()
+            # `_step`'s common case inline: the open node's handler takes the token
+            handler = self.handlers.get(stack[-1].type) if stack and type_ != "doc-end" else None
+            if handler is not None:
+                handler(stack[-1])
+            else:
+                self._step()
             if type_ == "newline":
                 self.at_new_line = True
                 self.indent = 0
