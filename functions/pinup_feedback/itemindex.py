@@ -162,10 +162,9 @@ class BoardIndex:
         offset = int(offset_row[0]) if offset_row else None
         names, end = self.log.read_journal(self.board, offset)
         pending = [name for (name,) in db.execute("SELECT name FROM pending")]
-        known = {name for (name,) in db.execute("SELECT name FROM events")} if names or pending else set()
         touched: set[int] = set()
-        for name in dict.fromkeys([*pending, *names]):
-            if name in known:
+        for name in dict.fromkeys([*pending, *names]):  # each looked up: the board's events are many
+            if db.execute("SELECT 1 FROM events WHERE name = ?", (name,)).fetchone() is not None:
                 db.execute("DELETE FROM pending WHERE name = ?", (name,))
                 continue
             doc = self.log.read(name)
@@ -177,7 +176,6 @@ class BoardIndex:
                 "INSERT OR IGNORE INTO events (name, n, seq, doc) VALUES (?, ?, ?, ?)",
                 (name, int(doc["n"]), int(doc["seq"]), _dump(doc)),
             )
-            known.add(name)
             touched.add(int(doc["n"]))
         db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('journal', ?)", (str(end),))
         return touched

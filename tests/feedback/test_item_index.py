@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from pathlib import Path
 from typing import Any
@@ -311,3 +312,24 @@ def test_a_row_the_index_replaces_is_counted_out(tmp_path: Path) -> None:
         " SELECT n, feedback_id, spec, created_at FROM items WHERE n = 1"
     )
     assert counted(life) == recount(life) == {"records": 1, "status:open": 2, "still open": 2, "items": 2}
+
+
+def test_folding_in_a_state_change_walks_no_row_of_the_board(tmp_path: Path) -> None:
+    """What a claim or resolve costs the next read: SQLite's plan for each statement of the catch-up
+    looks up rows by key, never walks the board's records, items or events."""
+    store = FileStore(tmp_path)
+    for _ in range(3):
+        save(store)
+    os.utime(store.root / BOARD, (1.7e9, 1.7e9))  # no record for a while: the folder's stamp holds
+    life = Lifecycle(store)
+    life.resolve(BOARD, 2, "resolved", "done")
+    db = life.sync(BOARD).db
+    life.claim(BOARD, 1, actor="codex")
+    statements: list[str] = []
+    db.set_trace_callback(statements.append)
+    assert life.item(BOARD, 1).status == "in_progress"
+    db.set_trace_callback(None)
+    plans = [" / ".join(row[3] for row in db.execute(f"EXPLAIN QUERY PLAN {sql}")) for sql in statements]
+    assert any("SEARCH events" in plan for plan in plans), plans
+    walked = [plan for plan in plans if any(f"SCAN {table}" in plan for table in ("items", "records", "events"))]
+    assert walked == [], walked
