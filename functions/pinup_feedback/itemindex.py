@@ -36,7 +36,8 @@ CREATE TABLE IF NOT EXISTS records (
     key TEXT PRIMARY KEY, id TEXT NOT NULL, received_at TEXT NOT NULL, row TEXT NOT NULL,
     specs TEXT NOT NULL, numbered INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS records_unnumbered ON records (numbered) WHERE numbered = 0;
-CREATE INDEX IF NOT EXISTS records_received ON records (received_at);
+DROP INDEX IF EXISTS records_received;
+CREATE INDEX IF NOT EXISTS records_newest ON records (received_at, key);
 CREATE TABLE IF NOT EXISTS items (
     n INTEGER PRIMARY KEY, feedback_id TEXT NOT NULL, spec TEXT NOT NULL, round INTEGER,
     created_at TEXT NOT NULL, reviewer TEXT, status TEXT NOT NULL DEFAULT 'open', summary TEXT,

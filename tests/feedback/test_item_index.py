@@ -333,3 +333,21 @@ def test_folding_in_a_state_change_walks_no_row_of_the_board(tmp_path: Path) -> 
     assert any("SEARCH events" in plan for plan in plans), plans
     walked = [plan for plan in plans if any(f"SCAN {table}" in plan for table in ("items", "records", "events"))]
     assert walked == [], walked
+
+
+def test_the_newest_records_are_read_in_index_order(tmp_path: Path) -> None:
+    """`list`, `show latest` and the hand-off ask for the newest records: SQLite walks an index from
+    its end and stops at the page, instead of sorting every record of the board."""
+    store = FileStore(tmp_path)
+    for _ in range(3):
+        save(store)
+    life = Lifecycle(store)
+    db = life.sync(BOARD).db
+    statements: list[str] = []
+    db.set_trace_callback(statements.append)
+    assert len(life.records(BOARD, limit=1)) == 1
+    assert len(life.records(BOARD, since="2000-01-01T00:00:00Z", limit=2)) == 2
+    db.set_trace_callback(None)
+    listing = [sql for sql in statements if sql.startswith("SELECT received_at, key FROM records")]
+    plans = [" / ".join(row[3] for row in db.execute(f"EXPLAIN QUERY PLAN {sql}")) for sql in listing]
+    assert len(plans) == 2 and not any("TEMP B-TREE" in plan for plan in plans), plans
