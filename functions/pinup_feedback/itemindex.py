@@ -3,7 +3,9 @@
 Why: the log's documents are the truth (records, numbers, state changes, all create-only), but
 reading every one of them on each `pinup feedback items` made an agent's loop slow down with the
 store. The index is a cache of what they say (SQLite, in the standard library), so a read costs
-the new documents and the page it returns, not the board's history.
+the new documents and the page it returns, not the board's history. It also keeps how many records
+and items (per status) it holds, in `counts`, kept by triggers in the transaction of each change: a
+`count(*)` walks every row, and the totals some answers carry would grow with the board.
 
 It can never lose or invent state, because it only ever folds in documents it has read, keyed by
 name, and finds new ones without trusting itself:
@@ -34,7 +36,8 @@ CREATE TABLE IF NOT EXISTS records (
     key TEXT PRIMARY KEY, id TEXT NOT NULL, received_at TEXT NOT NULL, row TEXT NOT NULL,
     specs TEXT NOT NULL, numbered INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS records_unnumbered ON records (numbered) WHERE numbered = 0;
-CREATE INDEX IF NOT EXISTS records_received ON records (received_at);
+DROP INDEX IF EXISTS records_received;
+CREATE INDEX IF NOT EXISTS records_newest ON records (received_at, key);
 CREATE TABLE IF NOT EXISTS items (
     n INTEGER PRIMARY KEY, feedback_id TEXT NOT NULL, spec TEXT NOT NULL, round INTEGER,
     created_at TEXT NOT NULL, reviewer TEXT, status TEXT NOT NULL DEFAULT 'open', summary TEXT,
@@ -44,8 +47,28 @@ CREATE INDEX IF NOT EXISTS items_newest ON items (created_at, n);
 CREATE TABLE IF NOT EXISTS events (name TEXT PRIMARY KEY, n INTEGER NOT NULL, seq INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS events_n ON events (n, seq);
 CREATE TABLE IF NOT EXISTS pending (name TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS counts (key TEXT PRIMARY KEY, total INTEGER NOT NULL);
+CREATE TRIGGER IF NOT EXISTS records_added AFTER INSERT ON records BEGIN
+    INSERT INTO counts (key, total) VALUES ('records', 1) ON CONFLICT (key) DO UPDATE SET total = total + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS records_removed AFTER DELETE ON records BEGIN
+    UPDATE counts SET total = total - 1 WHERE key = 'records';
+END;
+CREATE TRIGGER IF NOT EXISTS items_added AFTER INSERT ON items BEGIN
+    INSERT INTO counts (key, total) VALUES ('status:' || NEW.status, 1)
+        ON CONFLICT (key) DO UPDATE SET total = total + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS items_removed AFTER DELETE ON items BEGIN
+    UPDATE counts SET total = total - 1 WHERE key = 'status:' || OLD.status;
+END;
+CREATE TRIGGER IF NOT EXISTS items_moved AFTER UPDATE OF status ON items WHEN OLD.status IS NOT NEW.status BEGIN
+    UPDATE counts SET total = total - 1 WHERE key = 'status:' || OLD.status;
+    INSERT INTO counts (key, total) VALUES ('status:' || NEW.status, 1)
+        ON CONFLICT (key) DO UPDATE SET total = total + 1;
+END;
 """
 
+CLOSED_STATUSES = ("resolved", "wont_fix")
 CLOSED_OUT = "status NOT IN ('resolved', 'wont_fix')"
 CLOSED_IN = "status IN ('resolved', 'wont_fix')"
 ITEM_COLUMNS = "n, feedback_id, spec, round, created_at, reviewer, status, summary, actor, updated_at, seq"
@@ -140,10 +163,9 @@ class BoardIndex:
         offset = int(offset_row[0]) if offset_row else None
         names, end = self.log.read_journal(self.board, offset)
         pending = [name for (name,) in db.execute("SELECT name FROM pending")]
-        known = {name for (name,) in db.execute("SELECT name FROM events")} if names or pending else set()
         touched: set[int] = set()
-        for name in dict.fromkeys([*pending, *names]):
-            if name in known:
+        for name in dict.fromkeys([*pending, *names]):  # each looked up: the board's events are many
+            if db.execute("SELECT 1 FROM events WHERE name = ?", (name,)).fetchone() is not None:
                 db.execute("DELETE FROM pending WHERE name = ?", (name,))
                 continue
             doc = self.log.read(name)
@@ -155,7 +177,6 @@ class BoardIndex:
                 "INSERT OR IGNORE INTO events (name, n, seq, doc) VALUES (?, ?, ?, ?)",
                 (name, int(doc["n"]), int(doc["seq"]), _dump(doc)),
             )
-            known.add(name)
             touched.add(int(doc["n"]))
         db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('journal', ?)", (str(end),))
         return touched
@@ -248,26 +269,32 @@ class BoardIndex:
         return self.db.execute(sql, (file,)).fetchone() is not None
 
     def count(self, status: str | None = None, since: str | None = None, still_open: bool = False) -> int:
+        if since is None:  # the kept totals; a `since` walks only the items received since then
+            totals = self._totals()
+            statuses = [status] if status is not None else [k[7:] for k in totals if k.startswith("status:")]
+            closed = CLOSED_STATUSES if still_open else ()
+            return sum(totals.get(f"status:{s}", 0) for s in statuses if s not in closed)
         where: list[str] = [CLOSED_OUT] if still_open else []
         args: list[Any] = []
         if status is not None:
             where.append("status = ?")
             args.append(status)
-        if since is not None:
-            where.append("created_at >= ?")
-            args.append(since)
-        sql = "SELECT count(*) FROM items" + (" WHERE " + " AND ".join(where) if where else "")
-        found: int = self.db.execute(sql, args).fetchone()[0]
+        where.append("created_at >= ?")
+        args.append(since)
+        found: int = self.db.execute("SELECT count(*) FROM items WHERE " + " AND ".join(where), args).fetchone()[0]
         return found
 
     def record_count(self, since: str | None = None) -> int:
         """How many records the board has (received since `since`)."""
-        sql, args = "SELECT count(*) FROM records", list[Any]()
-        if since is not None:
-            sql += " WHERE received_at >= ?"
-            args.append(since)
-        found: int = self.db.execute(sql, args).fetchone()[0]
+        if since is None:
+            return self._totals().get("records", 0)
+        sql = "SELECT count(*) FROM records WHERE received_at >= ?"
+        found: int = self.db.execute(sql, (since,)).fetchone()[0]
         return found
+
+    def _totals(self) -> dict[str, int]:
+        """The kept totals: `records`, and `status:<status>` for each status's items."""
+        return {str(key): int(total) for key, total in self.db.execute("SELECT key, total FROM counts")}
 
     def records(self, *, since: str | None = None, limit: int | None = None) -> list[tuple[str, str]]:
         """(received at, key) of the board's records, newest first."""
@@ -287,8 +314,23 @@ def _connect(where: str) -> sqlite3.Connection:
     if where != ":memory:":  # a power cut may cost the last catch-up (done again), never the file
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
+    db.execute("PRAGMA recursive_triggers = ON")  # a row INSERT OR REPLACE replaces is counted out
     db.executescript(SCHEMA)
+    _count_once(db)
     return db
+
+
+def _count_once(db: sqlite3.Connection) -> None:
+    """Count the rows of an index made before it kept counts (once: the triggers keep them since)."""
+    if db.execute("SELECT 1 FROM meta WHERE key = 'counts'").fetchone() is not None:
+        return
+    with _transaction(db):
+        if db.execute("SELECT 1 FROM meta WHERE key = 'counts'").fetchone() is not None:
+            return  # another process counted first
+        db.execute("DELETE FROM counts")
+        db.execute("INSERT INTO counts (key, total) SELECT 'records', count(*) FROM records")
+        db.execute("INSERT INTO counts (key, total) SELECT 'status:' || status, count(*) FROM items GROUP BY status")
+        db.execute("INSERT INTO meta (key, value) VALUES ('counts', '1')")
 
 
 class _transaction:

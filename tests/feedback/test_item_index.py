@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from pathlib import Path
 from typing import Any
@@ -198,3 +199,155 @@ def test_a_bad_board_name_makes_no_folder(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["store"]
     with pytest.raises(ValueError):
         Lifecycle(store).items("../escape")
+
+
+def recount(life: Lifecycle) -> dict[str, int]:
+    """What the index's rows say, counted row by row (as the counts were before they were kept)."""
+    db = life.sync(BOARD).db
+    found = {"records": db.execute("SELECT count(*) FROM records").fetchone()[0]}
+    for status, total in db.execute("SELECT status, count(*) FROM items GROUP BY status"):
+        found[f"status:{status}"] = total
+    found["still open"] = db.execute(
+        "SELECT count(*) FROM items WHERE status NOT IN ('resolved', 'wont_fix')"
+    ).fetchone()[0]
+    found["items"] = db.execute("SELECT count(*) FROM items").fetchone()[0]
+    return found
+
+
+def kept(life: Lifecycle) -> dict[str, int]:
+    """The same totals, as `count` and `count_records` answer them (after a read: they answer for
+    what the index holds)."""
+    life.sync(BOARD)
+    return counted(life)
+
+
+def counted(life: Lifecycle) -> dict[str, int]:
+    statuses = ("open", "in_progress", "resolved", "wont_fix", "needs_clarification")
+    found = {"records": life.count_records(BOARD)}
+    found |= {f"status:{s}": life.count(BOARD, s) for s in statuses if life.count(BOARD, s)}
+    found["still open"] = life.count(BOARD, still_open=True)
+    found["items"] = life.count(BOARD)
+    return found
+
+
+def test_the_kept_counts_match_a_recount_after_every_kind_of_change_and_a_rebuild(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    life = Lifecycle(store)
+    for _ in range(4):
+        save(store)
+    assert kept(life) == recount(life) == {"records": 4, "status:open": 8, "still open": 8, "items": 8}
+    life.claim(BOARD, 1, actor="codex")
+    life.resolve(BOARD, 2, "resolved", "done")
+    life.resolve(BOARD, 3, "wont_fix", "by design")
+    life.resolve(BOARD, 4, "resolved", "done")
+    life.reopen(BOARD, 4)
+    life.claim(BOARD, 4, actor="codex")
+    save(store)
+    expected = {
+        "records": 5,
+        "status:open": 6,
+        "status:in_progress": 2,
+        "status:resolved": 1,
+        "status:wont_fix": 1,
+        "still open": 8,
+        "items": 10,
+    }
+    assert kept(life) == recount(life) == expected
+    other = Lifecycle(FileStore(tmp_path))  # another process changes the board: this one folds it in
+    other.resolve(BOARD, 1, "resolved", "done")
+    life.sync(BOARD)
+    expected |= {"status:in_progress": 1, "status:resolved": 2, "still open": 7}
+    assert kept(life) == recount(life) == expected
+    life.close()
+    other.close()
+    index_file(store).unlink()  # rebuilt from the documents: the counts with it
+    again = Lifecycle(FileStore(tmp_path))
+    assert kept(again) == recount(again) == expected
+    assert again.count(BOARD, "open", since="2000-01-01T00:00:00Z") == 6
+
+
+def test_an_index_made_before_it_kept_counts_is_counted_once(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    for _ in range(3):
+        save(store)
+    life = Lifecycle(store)
+    life.resolve(BOARD, 2, "resolved", "done")
+    expected = recount(life)
+    db = life.sync(BOARD).db
+    db.execute("DELETE FROM counts")
+    db.execute("DELETE FROM meta WHERE key = 'counts'")
+    life.close()
+    again = Lifecycle(FileStore(tmp_path))
+    assert kept(again) == recount(again) == expected
+
+
+def test_counting_walks_no_row_of_the_board(tmp_path: Path) -> None:
+    """The totals an answer carries (open items, records) cost the same on any board: SQLite's own
+    plan for each statement `count` and `count_records` run names neither the items nor the records."""
+    store = FileStore(tmp_path)
+    for _ in range(3):
+        save(store)
+    life = Lifecycle(store)
+    life.claim(BOARD, 1, actor="codex")
+    db = life.sync(BOARD).db
+    statements: list[str] = []
+    db.set_trace_callback(statements.append)
+    counted(life)
+    db.set_trace_callback(None)
+    assert statements
+    plans = [" / ".join(row[3] for row in db.execute(f"EXPLAIN QUERY PLAN {sql}")) for sql in statements]
+    walked = [plan for plan in plans if " items" in plan or " records" in plan]
+    assert walked == [], walked
+
+
+def test_a_row_the_index_replaces_is_counted_out(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    save(store)
+    life = Lifecycle(store)
+    life.claim(BOARD, 1, actor="codex")
+    db = life.sync(BOARD).db
+    # what folding in an item's numbers does when the index already holds the item: a fresh row
+    db.execute(
+        "INSERT OR REPLACE INTO items (n, feedback_id, spec, created_at)"
+        " SELECT n, feedback_id, spec, created_at FROM items WHERE n = 1"
+    )
+    assert counted(life) == recount(life) == {"records": 1, "status:open": 2, "still open": 2, "items": 2}
+
+
+def test_folding_in_a_state_change_walks_no_row_of_the_board(tmp_path: Path) -> None:
+    """What a claim or resolve costs the next read: SQLite's plan for each statement of the catch-up
+    looks up rows by key, never walks the board's records, items or events."""
+    store = FileStore(tmp_path)
+    for _ in range(3):
+        save(store)
+    os.utime(store.root / BOARD, (1.7e9, 1.7e9))  # no record for a while: the folder's stamp holds
+    life = Lifecycle(store)
+    life.resolve(BOARD, 2, "resolved", "done")
+    db = life.sync(BOARD).db
+    life.claim(BOARD, 1, actor="codex")
+    statements: list[str] = []
+    db.set_trace_callback(statements.append)
+    assert life.item(BOARD, 1).status == "in_progress"
+    db.set_trace_callback(None)
+    plans = [" / ".join(row[3] for row in db.execute(f"EXPLAIN QUERY PLAN {sql}")) for sql in statements]
+    assert any("SEARCH events" in plan for plan in plans), plans
+    walked = [plan for plan in plans if any(f"SCAN {table}" in plan for table in ("items", "records", "events"))]
+    assert walked == [], walked
+
+
+def test_the_newest_records_are_read_in_index_order(tmp_path: Path) -> None:
+    """`list`, `show latest` and the hand-off ask for the newest records: SQLite walks an index from
+    its end and stops at the page, instead of sorting every record of the board."""
+    store = FileStore(tmp_path)
+    for _ in range(3):
+        save(store)
+    life = Lifecycle(store)
+    db = life.sync(BOARD).db
+    statements: list[str] = []
+    db.set_trace_callback(statements.append)
+    assert len(life.records(BOARD, limit=1)) == 1
+    assert len(life.records(BOARD, since="2000-01-01T00:00:00Z", limit=2)) == 2
+    db.set_trace_callback(None)
+    listing = [sql for sql in statements if sql.startswith("SELECT received_at, key FROM records")]
+    plans = [" / ".join(row[3] for row in db.execute(f"EXPLAIN QUERY PLAN {sql}")) for sql in listing]
+    assert len(plans) == 2 and not any("TEMP B-TREE" in plan for plan in plans), plans
