@@ -18,6 +18,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.mcp.threaded import in_thread
+
 ROOT = Path(__file__).resolve().parents[2]
 BOARD = "trail-home"
 ENV = {"PYTHONPATH": os.pathsep.join([str(ROOT / "generator"), str(ROOT / "functions")])}
@@ -85,24 +87,6 @@ def served(tmp_path: Path) -> Iterator[dict[str, Any]]:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=10)
-
-
-def in_thread(coro: Any) -> Any:
-    """asyncio.run in a worker thread: Playwright's sync API keeps a loop in the main thread."""
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = asyncio.run(coro)
-        except BaseException as exc:  # re-raised below
-            box["error"] = exc
-
-    worker = threading.Thread(target=target)
-    worker.start()
-    worker.join(180)
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
 
 
 def text_of(result: Any) -> str:

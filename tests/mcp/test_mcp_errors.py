@@ -3,10 +3,8 @@ board's latest hand-off as resources; through the SDK's own stdio client."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +12,8 @@ from typing import Any
 import httpx
 import pytest
 import serve_process
+
+from tests.mcp.threaded import in_thread
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {"PYTHONPATH": os.pathsep.join([str(ROOT / "generator"), str(ROOT / "functions")])}
@@ -103,26 +103,8 @@ async def session(src: Path) -> dict[str, Any]:
     return out
 
 
-def run_session(src: Path) -> dict[str, Any]:
-    """asyncio.run in a worker thread, as in test_mcp_e2e.py."""
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = asyncio.run(session(src))
-        except BaseException as exc:  # re-raised below
-            box["error"] = exc
-
-    worker = threading.Thread(target=target)
-    worker.start()
-    worker.join(180)
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
-
-
 def test_bad_calls_are_refused_in_words_and_resources_are_served(workspace: Path) -> None:
-    out = run_session(workspace)
+    out = in_thread(session(workspace))
     refusals = {k: v for k, v in out.items() if hasattr(v, "is_error") and k not in ("good", "handoff")}
     for key, result in refusals.items():
         text = text_of(result)

@@ -3,12 +3,10 @@ good, refused with a sentence and nothing recorded when not; the schema describe
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import os
 import sys
-import threading
 import uuid
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ from PIL import Image
 
 from pinup_feedback.store.base import iso_ts, now_utc
 from pinup_feedback.store.file import FileStore
+from tests.mcp.threaded import in_thread
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {"PYTHONPATH": os.pathsep.join([str(ROOT / "generator"), str(ROOT / "functions")])}
@@ -32,23 +31,6 @@ def data_of(result: Any) -> Any:
     if result.structured_content is not None and set(result.structured_content) == {"result"}:
         return result.structured_content["result"]
     return json.loads(text_of(result))
-
-
-def run(coro: Any) -> Any:
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = asyncio.run(coro)
-        except BaseException as exc:  # re-raised below
-            box["error"] = exc
-
-    worker = threading.Thread(target=target)
-    worker.start()
-    worker.join(180)
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
 
 
 def test_resolve_item_with_evidence_over_mcp(tmp_path: Path) -> None:
@@ -106,7 +88,7 @@ def test_resolve_item_with_evidence_over_mcp(tmp_path: Path) -> None:
             out["handoff"] = data_of(await client.call_tool("handoff", {"board": "hero"}))
         return out
 
-    out = run(session())
+    out = in_thread(session())
     for name in ("commit", "pr", "evidence"):
         assert out["schema"][name].get("description"), name
     assert out["bad_commit"].is_error and "is not a commit SHA" in text_of(out["bad_commit"])

@@ -4,17 +4,17 @@ through the SDK's own stdio client against `pinup mcp`."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import shutil
 import subprocess
 import sys
-import threading
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from tests.mcp.threaded import in_thread
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {"PYTHONPATH": os.pathsep.join([str(ROOT / "generator"), str(ROOT / "functions")])}
@@ -90,30 +90,13 @@ async def session(src: Path) -> dict[str, Any]:
     return out
 
 
-def run_session(src: Path) -> dict[str, Any]:
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = asyncio.run(session(src))
-        except BaseException as exc:  # re-raised below
-            box["error"] = exc
-
-    worker = threading.Thread(target=target)
-    worker.start()
-    worker.join(180)
-    if "error" in box:
-        raise box["error"]
-    return dict(box["value"])
-
-
 def text_of(result: Any) -> str:
     return "".join(c.text for c in result.content if getattr(c, "type", "") == "text")
 
 
 def test_list_items_pages_as_the_command_line_does(tmp_path: Path) -> None:
     src = make_workspace(tmp_path)
-    out = run_session(src)
+    out = dict(in_thread(session(src)))
     answers = {key: result.structured_content for key, result in out.items() if not result.is_error}
     total = RECORDS * 3
 
